@@ -1,0 +1,51 @@
+"""The exceptions benchkg raises; the CLI turns each into a message and an exit code.
+
+Exit codes (DESIGN §5): 0 fine, 1 the data breaks a convention, 2 the input could not be read
+or the command was misused. Every error here maps to 2; convention breaks are findings, not
+exceptions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class BenchkgError(Exception):
+    """Base of every error benchkg reports to a user (exit 2)."""
+
+    exit_code = 2
+
+
+@dataclass(frozen=True)
+class InputProblem:
+    """One thing wrong with one input file: where, which field, what to do."""
+
+    path: Path
+    line: int | None
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else f"{self.path}"
+        field = f" {self.field}:" if self.field else ""
+        return f"{where}:{field} {self.message}"
+
+
+class InputError(BenchkgError):
+    """Records that could not be read; nothing was written."""
+
+    def __init__(self, problems: list[InputProblem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+class UsageError(BenchkgError):
+    """The command was called with arguments it cannot use."""
+
+
+class QueryError(BenchkgError):
+    """A saved or ad-hoc query could not be parsed, bound or run."""
+
+
+class StoreError(BenchkgError):
+    """The embedded or remote store could not be opened, read or written."""

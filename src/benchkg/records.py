@@ -1,0 +1,270 @@
+"""Load ``data/<kind>/<id>.json`` into typed records that know the file and line of every field.
+
+Loading is all-or-nothing: every problem in every file is collected, and if there is any the
+caller gets one :class:`InputError` listing them all (exit 2) before anything is written.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import hashlib
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from urllib.parse import urlparse
+
+from .errors import InputError, InputProblem
+from .jsonpos import escape_pointer, line_of, pointer_lines
+from .schema import BENCHMARK_FIELD_PATHS, KINDS, SCHEMA, Field
+
+MAX_FILE_BYTES = 1_000_000
+MAX_ABS_NUMBER = Decimal("1e15")
+IGNORED_FILES = {"README.md", ".gitkeep", ".DS_Store"}
+
+
+@dataclass
+class Record:
+    """One record file: its kind, id, parsed data and where it came from."""
+
+    kind: str
+    id: str
+    path: Path
+    data: dict
+    digest: str = ""
+    _lines: dict[str, int] | None = field(default=None, repr=False, compare=False)
+
+    def line(self, pointer: str) -> int:
+        """The line of the member at ``pointer`` (of its nearest ancestor if absent)."""
+        if self._lines is None:
+            self._lines = pointer_lines(self.path.read_text(encoding="utf-8"))
+        return line_of(self._lines, pointer)
+
+
+class _Reject(Exception):
+    def __init__(self, pointer: str, message: str, line: int | None = None):
+        self.pointer, self.message, self.line = pointer, message, line
+
+
+def _no_constant(name: str):
+    raise _Reject("", f"{name} is not a number JSON allows; write a finite number or omit the field")
+
+
+def _pairs(pairs: list[tuple[str, object]]) -> dict:
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Reject("", f"duplicate key {key!r}", None)
+        out[key] = value
+    return out
+
+
+def parse_json(raw: bytes) -> dict:
+    """Parse one record file strictly: UTF-8 without BOM, one object, no NaN/Infinity, no
+    duplicate keys; decimals stay exact.
+
+    >>> parse_json(b'{"value": 910621.36}')
+    {'value': Decimal('910621.36')}
+    """
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raise _Reject("", "file starts with a UTF-8 byte-order mark; save it as UTF-8 without BOM", 1)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        raise _Reject("", f"not valid UTF-8 (byte 0x{raw[e.start]:02x} at offset {e.start})", line)
+    if not text.strip():
+        raise _Reject("", "file is empty; a record is one JSON object", 1)
+    try:
+        data = json.loads(text, parse_float=Decimal, parse_constant=_no_constant,
+                          object_pairs_hook=_pairs)
+    except json.JSONDecodeError as e:
+        raise _Reject("", f"malformed JSON: {e.msg} (column {e.colno})", e.lineno)
+    except _Reject as e:
+        if e.message.startswith("duplicate key"):
+            key = e.message.split("'")[1]
+            e.line = _duplicate_line(text, key)
+        raise
+    if not isinstance(data, dict):
+        raise _Reject("", f"a record is one JSON object, not a JSON {type(data).__name__}", 1)
+    return data
+
+
+def _duplicate_line(text: str, key: str) -> int | None:
+    needle = json.dumps(key)
+    hits = [i for i, line in enumerate(text.splitlines(), 1) if needle in line]
+    return hits[1] if len(hits) > 1 else (hits[0] if hits else None)
+
+
+def _suggest(name: str, choices) -> str:
+    close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def check_fields(data: dict, fields: dict[str, Field], pointer: str = "") -> list[tuple[str, str]]:
+    """Type-check ``data`` against ``fields``; return (pointer, message) for each problem.
+
+    >>> from benchkg.schema import SCHEMA
+    >>> check_fields({"id": "x", "nmae": "X"}, SCHEMA["models"])
+    [('/nmae', "unknown field 'nmae' (did you mean 'name'?)")]
+    """
+    problems: list[tuple[str, str]] = []
+    for key, value in data.items():
+        where = f"{pointer}/{escape_pointer(key)}"
+        spec = fields.get(key)
+        if spec is None:
+            problems.append((where, f"unknown field {key!r}{_suggest(key, fields)}"))
+            continue
+        problems.extend(_check_value(value, spec, where))
+    return problems
+
+
+_JSON_TYPE = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer",
+              Decimal: "number", type(None): "null"}
+
+
+def _check_value(value, spec: Field, where: str) -> list[tuple[str, str]]:
+    got = _JSON_TYPE.get(type(value), type(value).__name__)
+    if value is None:
+        return [(where, "null is not allowed; omit the field, or list it in omitted_by_source")]
+    if spec.type == "obj":
+        if not isinstance(value, dict):
+            return [(where, f"expected an object, got {got}")]
+        return check_fields(value, spec.fields, where)
+    if spec.type == "list":
+        if not isinstance(value, list):
+            return [(where, f"expected an array, got {got}")]
+        out = []
+        for i, item in enumerate(value):
+            out.extend(_check_value(item, spec.items, f"{where}/{i}"))
+        return out
+    if spec.type in ("int", "num"):
+        if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
+            return [(where, f"expected a number, got {got}")]
+        if spec.type == "int" and not (isinstance(value, int) or value == value.to_integral_value()):
+            return [(where, f"expected a whole number, got {value}")]
+        if abs(Decimal(value)) > MAX_ABS_NUMBER:
+            return [(where, f"number {value} is out of range (|x| ≤ 1e15)")]
+        return []
+    if spec.type == "bool":
+        return [] if isinstance(value, bool) else [(where, f"expected true or false, got {got}")]
+    if not isinstance(value, str):
+        return [(where, f"expected a string, got {got}")]
+    if spec.type == "date":
+        try:
+            dt.date.fromisoformat(value)
+            if len(value) != 10:
+                raise ValueError
+        except ValueError:
+            return [(where, f"{value!r} is not a date; write YYYY-MM-DD")]
+    if spec.type == "url":
+        parsed = urlparse(value)
+        if parsed.scheme not in ("http", "https") or not parsed.netloc or any(c in value for c in ' <>"{}|\\^`'):
+            return [(where, f"{value!r} is not an http(s) URL")]
+    if spec.type == "field-name" and value not in BENCHMARK_FIELD_PATHS:
+        return [(where, f"{value!r} is not a benchmark field{_suggest(value, BENCHMARK_FIELD_PATHS)}")]
+    if spec.type == "ref" and not value:
+        return [(where, "empty id")]
+    return []
+
+
+def read_record(path: Path, kind: str) -> Record:
+    """Read and type-check one record file.
+
+    :raises InputError: naming the file, line and field of every problem.
+    """
+    def fail(problems: list[tuple[str, str, int | None]]):
+        lines = None
+        out = []
+        for pointer, message, line in problems:
+            if line is None:
+                if lines is None:
+                    try:
+                        lines = pointer_lines(path.read_text(encoding="utf-8"))
+                    except (OSError, UnicodeDecodeError):
+                        lines = {}
+                line = line_of(lines, pointer)
+            out.append(InputProblem(path, line, pointer, message))
+        raise InputError(out)
+
+    try:
+        if path.is_dir():
+            fail([("", "is a directory, not a record file", None)])
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            fail([("", f"file is {size / 1e6:.1f} MB; a record must be under {MAX_FILE_BYTES // 1_000_000} MB", None)])
+        raw = path.read_bytes()
+    except OSError as e:
+        fail([("", f"cannot read: {e.strerror or e}", None)])
+    try:
+        data = parse_json(raw)
+    except _Reject as e:
+        fail([(e.pointer, e.message, e.line or 1)])
+    problems = [(p, m, None) for p, m in check_fields(data, SCHEMA[kind])]
+    record_id = data.get("id")
+    if "id" not in data:
+        problems.append(("", f"missing 'id'; it must be the file's stem {path.stem!r}", 1))
+    elif isinstance(record_id, str) and record_id != path.stem:
+        problems.append(("/id", f"id {record_id!r} is not the file's stem {path.stem!r}; rename one of them", None))
+    if problems:
+        fail(problems)
+
+
+    return Record(kind, record_id, path, data, hashlib.sha256(raw).hexdigest())
+
+
+def record_files(data_dir: Path) -> list[tuple[str, Path]]:
+    """Every record file under ``data_dir`` as (kind, path), sorted; unknown folders and files
+    are input errors.
+    """
+    if not data_dir.is_dir():
+        raise InputError([InputProblem(data_dir, None, "", "data folder not found; pass --data DIR or set BENCHKG_DATA")])
+    problems: list[InputProblem] = []
+    files: list[tuple[str, Path]] = []
+    for entry in sorted(data_dir.iterdir()):
+        if entry.name.startswith(".") or entry.name in IGNORED_FILES:
+            continue
+        if not entry.is_dir() or entry.name not in KINDS:
+            problems.append(InputProblem(entry, None, "", f"{entry.name!r} is not a record kind folder{_suggest(entry.name, KINDS)}; kinds: {', '.join(KINDS)}"))
+            continue
+        for path in sorted(entry.iterdir()):
+            if path.name.startswith(".") or path.name in IGNORED_FILES:
+                continue
+            if path.suffix != ".json":
+                problems.append(InputProblem(path, None, "", "not a .json record file; move it out of data/"))
+                continue
+            files.append((entry.name, path))
+    if problems:
+        raise InputError(problems)
+    return files
+
+
+def load_records(data_dir: Path) -> list[Record]:
+    """Load every record under ``data_dir``; ids must be unique within a kind.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> (d / "models").mkdir(); _ = (d / "models" / "m.json").write_text('{"id": "m", "name": "M"}')
+    >>> [(r.kind, r.id) for r in load_records(d)]
+    [('models', 'm')]
+
+    :raises InputError: listing every problem in every file; nothing is loaded.
+    """
+    problems: list[InputProblem] = []
+    records: list[Record] = []
+    seen: dict[tuple[str, str], Path] = {}
+    for kind, path in record_files(data_dir):
+        try:
+            record = read_record(path, kind)
+        except InputError as e:
+            problems.extend(e.problems)
+            continue
+        key = (kind, record.id)
+        if key in seen:
+            problems.append(InputProblem(path, record.line("/id"), "/id", f"duplicate id {record.id!r}, also in {seen[key]}"))
+            continue
+        seen[key] = path
+        records.append(record)
+    if problems:
+        raise InputError(problems)
+    return records

@@ -1,0 +1,238 @@
+"""The record format (DESIGN §3): every field of every kind, its JSON type and its RDF predicate.
+
+One table serves the loader (types, unknown fields), the mapping (predicates) and the
+reporting (predicate -> field name, to point a finding at the JSON that caused it).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field as dc_field
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
+
+KINDS = (
+    "benchmarks", "accelerators", "interconnects", "engines", "formats",
+    "models", "organizations", "suites", "sources", "gotchas",
+)
+
+#: kind -> the class of its records (CURIE).
+CLASSES = {
+    "benchmarks": "bk:Benchmark",
+    "accelerators": "bk:Accelerator",
+    "interconnects": "bk:Interconnect",
+    "engines": "bk:Engine",
+    "formats": "bk:NumericFormat",
+    "models": "bk:Model",
+    "organizations": "prov:Organization",
+    "suites": "bk:Suite",
+    "sources": "bk:Source",
+    "gotchas": "bk:Gotcha",
+}
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a record: its JSON type and where it goes in RDF.
+
+    ``type`` is one of str, int, num, bool, date, url, ref, vocab, unit, field-name, obj, list.
+    """
+
+    type: str
+    pred: str
+    ref: str | None = None
+    scheme: str | None = None
+    items: "Field | None" = None
+    fields: dict[str, "Field"] = dc_field(default_factory=dict)
+    cls: str | None = None
+
+
+def S(pred: str) -> Field:
+    return Field("str", pred)
+
+
+def I(pred: str) -> Field:
+    return Field("int", pred)
+
+
+def N(pred: str) -> Field:
+    return Field("num", pred)
+
+
+def B(pred: str) -> Field:
+    return Field("bool", pred)
+
+
+def D(pred: str) -> Field:
+    return Field("date", pred)
+
+
+def R(pred: str, kind: str) -> Field:
+    return Field("ref", pred, ref=kind)
+
+
+def V(pred: str, scheme: str) -> Field:
+    return Field("vocab", pred, scheme=scheme)
+
+
+def L(pred: str, items: Field) -> Field:
+    return Field("list", pred, items=items)
+
+
+def O(pred: str, cls: str, **fields: Field) -> Field:
+    return Field("obj", pred, fields=fields, cls=cls)
+
+
+def _common(**fields: Field) -> dict[str, Field]:
+    return {
+        "id": S("dcterms:identifier"),
+        "name": S("rdfs:label"),
+        "url": Field("url", "rdfs:seeAlso"),
+        "notes": S("skos:note"),
+        "source_ids": L("dcterms:source", R("dcterms:source", "sources")),
+        **fields,
+    }
+
+
+def _quantity(pred: str, cls: str = "qudt:QuantityValue") -> Field:
+    return O(pred, cls, metric=V("bk:metric", "metric"), value=N("qudt:value"),
+             unit=Field("unit", "qudt:hasUnit"), scope=V("bk:scope", "scope"))
+
+
+BENCHMARK = {
+    "id": S("dcterms:identifier"),
+    "title": S("rdfs:label"),
+    "notes": S("skos:note"),
+    # what was measured
+    "suite_id": R("bk:suite", "suites"),
+    "division": V("bk:division", "division"),
+    "system_type": V("bk:systemType", "system-type"),
+    "availability": V("bk:availability", "availability"),
+    "scenario": V("bk:scenario", "scenario"),
+    "model_id": R("bk:model", "models"),
+    "accuracy_target": S("bk:accuracyTarget"),
+    "format_id": R("bk:numericFormat", "formats"),
+    "kv_cache_format_id": R("bk:kvCacheFormat", "formats"),
+    "engine_id": R("bk:engine", "engines"),
+    "engine_version": S("bk:engineVersion"),
+    "tokens_per_sample": N("bk:tokensPerSample"),
+    # on what
+    "system_name": S("bk:systemName"),
+    "accelerator_ids": L("bk:accelerator", R("bk:accelerator", "accelerators")),
+    "accelerator_count": I("bk:acceleratorCount"),
+    "node_count": I("bk:nodeCount"),
+    "interconnect_ids": L("bk:interconnect", R("bk:interconnect", "interconnects")),
+    "parallelism": O("bk:parallelism", "bk:ParallelLayout",
+                     tensor=I("bk:tensorParallel"), pipeline=I("bk:pipelineParallel"),
+                     expert=I("bk:expertParallel"), data=I("bk:dataParallel")),
+    "disaggregated": B("bk:disaggregated"),
+    "fabric_exercised": B("bk:fabricExercised"),
+    "clock_state": S("bk:clockState"),
+    # the number
+    "metric": V("bk:metric", "metric"),
+    "value": N("qudt:value"),
+    "unit": Field("unit", "qudt:hasUnit"),
+    "scope": V("bk:scope", "scope"),
+    "reported": L("bk:reported", _quantity("bk:reported")),
+    "points": L("bk:point", O("bk:point", "bk:CurvePoint",
+                             concurrency=I("bk:concurrency"), system_tps=N("bk:systemTps"),
+                             tps_per_user=N("bk:tpsPerUser"), ttft_ms=N("bk:ttftMs"),
+                             ttft_percentile=N("bk:ttftPercentile"))),
+    # how
+    "load": O("bk:load", "bk:LoadSpec", arrival=V("bk:arrival", "arrival"),
+              target_qps=N("bk:targetQps"), min_duration_ms=I("bk:minDurationMs"),
+              min_query_count=I("bk:minQueryCount"), concurrency=I("bk:concurrency")),
+    "latency_constraints_met": B("bk:latencyConstraintsMet"),
+    "power": O("bk:power", "bk:PowerMeasurement", measured=B("bk:powerMeasured"),
+               watts=N("bk:watts")),
+    # who and how sure
+    "measured_by": V("bk:measuredBy", "measured-by"),
+    "submitter_id": R("bk:submitter", "organizations"),
+    "reproducible": B("bk:reproducible"),
+    "verification": O("bk:verification", "bk:Verification",
+                      status=V("bk:verificationStatus", "verification-status"),
+                      label=V("bk:verificationLabel", "verification-label"),
+                      confidence=N("bk:confidence")),
+    "updated": D("dcterms:modified"),
+    "sources": L("bk:citation", O("bk:citation", "bk:Citation",
+                                 source_id=R("bk:source", "sources"), quote=S("bk:quote"),
+                                 retrieved=D("bk:retrieved"))),
+    "mlperf_result_id": S("bk:mlperfResultId"),
+    "omitted_by_source": L("bk:omittedBySource", Field("field-name", "bk:omittedBySource")),
+    "gotcha_ids": L("bk:gotcha", R("bk:gotcha", "gotchas")),
+}
+
+SCHEMA: dict[str, dict[str, Field]] = {
+    "benchmarks": BENCHMARK,
+    "accelerators": _common(
+        vendor_id=R("bk:vendor", "organizations"),
+        kind=V("bk:acceleratorKind", "accelerator-kind"),
+        accelerators_per_unit=I("bk:acceleratorsPerUnit"),
+        memory_gb=N("bk:memoryGB"),
+        memory_bandwidth_tbs=N("bk:memoryBandwidthTBs"),
+        interconnect_ids=L("bk:interconnect", R("bk:interconnect", "interconnects")),
+        aliases=L("skos:altLabel", S("skos:altLabel")),
+        released=D("bk:released"),
+    ),
+    "interconnects": _common(
+        vendor_id=R("bk:vendor", "organizations"),
+        kind=V("bk:interconnectKind", "interconnect-kind"),
+        bandwidth_gbit_s=N("bk:bandwidthGbitPerSec"),
+        aliases=L("skos:altLabel", S("skos:altLabel")),
+    ),
+    "engines": _common(vendor_id=R("bk:vendor", "organizations")),
+    "formats": _common(bits=N("bk:bits")),
+    "models": _common(
+        publisher_id=R("bk:publisher", "organizations"),
+        parameters_b=N("bk:parametersBillions"),
+        active_parameters_b=N("bk:activeParametersBillions"),
+        architecture=S("bk:architecture"),
+    ),
+    "organizations": _common(),
+    "suites": _common(
+        family=V("bk:suiteFamily", "suite-family"),
+        version=S("bk:version"),
+        publisher_id=R("bk:publisher", "organizations"),
+        released=D("bk:released"),
+    ),
+    "sources": _common(
+        title=S("dcterms:title"),
+        kind=V("bk:sourceKind", "source-kind"),
+        publisher_id=R("bk:publisher", "organizations"),
+        published=D("dcterms:issued"),
+        retrieved=D("bk:retrieved"),
+        license=Field("url", "dcterms:license"),
+    ),
+    "gotchas": {
+        "id": S("dcterms:identifier"),
+        "title": S("rdfs:label"),
+        "statement": S("bk:statement"),
+        "notes": S("skos:note"),
+        "applies_to": O("bk:appliesTo", "bk:Applicability",
+                        suites=L("bk:appliesToSuite", R("bk:appliesToSuite", "suites")),
+                        scenarios=L("bk:appliesToScenario", V("bk:appliesToScenario", "scenario")),
+                        metrics=L("bk:appliesToMetric", V("bk:appliesToMetric", "metric")),
+                        fields=L("bk:appliesToField", Field("field-name", "bk:appliesToField"))),
+        "evidence_ids": L("bk:evidence", R("bk:evidence", "sources")),
+        "severity": V("bk:severity", "severity"),
+    },
+}
+
+
+def field_paths(fields: dict[str, Field] = BENCHMARK, prefix: str = "") -> dict[str, Field]:
+    """Every field of a benchmark by dotted path (``load.concurrency``): the names
+    ``omitted_by_source`` and a gotcha's ``applies_to.fields`` may use.
+
+    >>> paths = field_paths()
+    >>> paths["load.concurrency"].pred, paths["interconnect_ids"].pred, paths["points.ttft_ms"].pred
+    ('bk:concurrency', 'bk:interconnect', 'bk:ttftMs')
+    """
+    out: dict[str, Field] = {}
+    for name, spec in fields.items():
+        out[prefix + name] = spec
+        inner = spec.items if spec.type == "list" else spec
+        if inner.type == "obj":
+            out.update(field_paths(inner.fields, f"{prefix}{name}."))
+    return out
+
+
+BENCHMARK_FIELD_PATHS = field_paths()

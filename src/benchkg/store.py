@@ -1,0 +1,224 @@
+"""The embedded store: records -> pyoxigraph, rebuilt only for the record files that changed.
+
+The store lives in ``.benchkg/store`` beside the data folder. A *manifest* graph inside it keeps,
+per record graph, the file's size, mtime and content hash, so an unchanged file is not even
+read again. Each record is replaced together with its manifest entry, so an interrupted build
+is repaired by the next one.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pyoxigraph import Literal, NamedNode, Quad, RdfFormat, Store
+
+from . import __version__
+from .errors import InputError, StoreError
+from .mapping import record_quads
+from .records import Record, read_record, record_files
+from .resources import ONTOLOGY_FILE
+from .vocab import BK, DEFAULT_BASE, sparql_prefixes
+
+
+ONTOLOGY_GRAPH = "https://w3id.org/benchkg/ontology"
+#: bump when the mapping changes, so stores built by an older mapping are rebuilt whole.
+MAPPING_VERSION = f"{__version__}+1"
+_STATE = NamedNode(BK + "buildState")
+_STAT = NamedNode(BK + "fileStat")
+
+
+def manifest_graph(base: str) -> NamedNode:
+    """The graph that records what the store holds (never exported)."""
+    return NamedNode(f"{base}graph/manifest")
+
+
+def caveats_graph(base: str) -> NamedNode:
+    """The graph of derived ``bk:caveat`` links from claims to the gotchas that apply to them."""
+    return NamedNode(f"{base}graph/caveats")
+
+
+def store_dir_for(data_dir: Path) -> Path:
+    """Where the persistent store of ``data_dir`` lives: ``.benchkg/store`` beside it.
+
+    >>> store_dir_for(Path("/repo/data"))
+    PosixPath('/repo/.benchkg/store')
+    """
+    return data_dir.resolve().parent / ".benchkg" / "store"
+
+
+def open_store(path: Path | None) -> Store:
+    """Open (or create) the on-disk store at ``path``; ``None`` gives an in-memory store."""
+    if path is None:
+        return Store()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        return Store(str(path))
+    except OSError as e:
+        raise StoreError(f"cannot open the store at {path}: {e}. Is another benchkg using it? "
+                         f"If not, delete {path} and run `benchkg build`.") from e
+
+
+@dataclass
+class BuildResult:
+    """What a build did."""
+
+    store: Store
+    base: str
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    records: dict[str, Record] = field(default_factory=dict)
+
+    @property
+    def touched(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
+
+
+def _stat_key(path: Path) -> str:
+    st = path.stat()
+    return f"{st.st_size}:{st.st_mtime_ns}"
+
+
+def _ontology_quads() -> list[Quad]:
+    graph = NamedNode(ONTOLOGY_GRAPH)
+    store = Store()
+    store.load(path=str(ONTOLOGY_FILE), format=RdfFormat.TURTLE, to_graph=graph)
+    return list(store.quads_for_pattern(None, None, None, graph))
+
+
+def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAULT_BASE,
+                persist: bool = True, progress=None) -> BuildResult:
+    """Bring the store up to date with ``data_dir`` and return it.
+
+    :param store: an open store to update; by default the persistent store beside the data
+        (``persist=True``) or a fresh in-memory one.
+    :param progress: optional callable ``(done, total)`` for a progress bar.
+    :raises InputError: if any record cannot be read; the store is then left as it was.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> (d / "models").mkdir(); _ = (d / "models" / "m.json").write_text('{"id": "m", "name": "M"}')
+    >>> r = build_graph(d, persist=False)
+    >>> r.added, len(build_graph(d, r.store).added)
+    (['models/m'], 0)
+    """
+    data_dir = Path(data_dir)
+    if store is None:
+        store = open_store(store_dir_for(data_dir) if persist else None)
+    manifest = manifest_graph(base)
+    state = f"{MAPPING_VERSION} {base} {hashlib.sha256(ONTOLOGY_FILE.read_bytes()).hexdigest()}"
+    old_state = [q.object.value for q in store.quads_for_pattern(manifest, _STATE, None, manifest)]
+    if old_state != [state]:
+        store.clear()
+    known: dict[str, str] = {q.subject.value: q.object.value
+                             for q in store.quads_for_pattern(None, _STAT, None, manifest)}
+    result = BuildResult(store, base)
+    files = record_files(data_dir)
+    todo: list[tuple[Record, str]] = []
+    problems = []
+    seen: set[str] = set()
+    prefix = f"{base}id/"
+    for i, (kind, path) in enumerate(files):
+        key = f"{kind}/{path.stem}"
+        graph_iri = prefix + key
+        seen.add(graph_iri)
+        try:
+            stat = _stat_key(path)
+        except OSError:
+            stat = ""
+        old = known.get(graph_iri)
+        if old is not None and stat and old.split(" ")[0] == stat:
+            result.unchanged += 1
+            continue
+        try:
+            record = read_record(path, kind)
+        except InputError as e:
+            problems.extend(e.problems)
+            continue
+        if old is not None and old.split(" ")[-1] == record.digest:
+            todo.append((record, "touch"))
+        else:
+            todo.append((record, "changed" if old is not None else "added"))
+    if problems:
+        raise InputError(problems)
+    gone = [iri for iri in known if iri not in seen]
+    total = len(todo) + len(gone)
+    bulk = not known and len(todo) > 1000
+    batch: list[Quad] = []
+    for n, (record, what) in enumerate(todo, 1):
+        graph = NamedNode(prefix + f"{record.kind}/{record.id}")
+        entry = Literal(f"{_stat_key(record.path)} {record.digest}")
+        old_entries = list(store.quads_for_pattern(graph, _STAT, None, manifest))
+        for q in old_entries:
+            store.remove(q)
+        if what == "touch":
+            store.add(Quad(graph, _STAT, entry, manifest))
+            result.unchanged += 1
+            continue
+        if what == "changed":
+            store.remove_graph(graph)
+        quads = record_quads(record, base)
+        quads.append(Quad(graph, _STAT, entry, manifest))
+        if bulk:
+            batch.extend(quads)
+            if len(batch) > 200_000:
+                store.bulk_extend(batch)
+                batch = []
+        else:
+            store.extend(quads)
+        (result.added if what == "added" else result.changed).append(f"{record.kind}/{record.id}")
+        result.records[f"{record.kind}/{record.id}"] = record
+        if progress:
+            progress(n, total)
+    if batch:
+        store.bulk_extend(batch)
+    for iri in gone:
+        graph = NamedNode(iri)
+        for q in list(store.quads_for_pattern(graph, _STAT, None, manifest)):
+            store.remove(q)
+        store.remove_graph(graph)
+        result.removed.append(iri[len(prefix):])
+    if old_state != [state]:
+        store.extend(_ontology_quads())
+        store.add(Quad(manifest, _STATE, Literal(state), manifest))
+    if result.touched or old_state != [state]:
+        _derive_caveats(store, base)
+        if bulk:
+            store.optimize()
+    return result
+
+
+_CAVEATS = sparql_prefixes() + """
+CONSTRUCT { ?claim bk:caveat ?g } WHERE {
+  { ?claim bk:gotcha ?g }
+  UNION
+  { ?g a bk:Gotcha ; bk:appliesTo ?a .
+    FILTER EXISTS { ?a bk:appliesToSuite|bk:appliesToScenario|bk:appliesToMetric|bk:appliesToField ?any }
+    ?claim a bk:Benchmark .
+    FILTER (NOT EXISTS { ?a bk:appliesToSuite ?s0 } || EXISTS { ?a bk:appliesToSuite ?s . ?claim bk:suite ?s })
+    FILTER (NOT EXISTS { ?a bk:appliesToScenario ?c0 } || EXISTS { ?a bk:appliesToScenario ?c . ?claim bk:scenario ?c })
+    FILTER (NOT EXISTS { ?a bk:appliesToMetric ?m0 } || EXISTS { ?a bk:appliesToMetric ?m . ?claim bk:result/bk:metric ?m })
+    FILTER (NOT EXISTS { ?a bk:appliesToField ?f0 } || EXISTS {
+      ?a bk:appliesToField ?p .
+      { ?claim ?p ?v } UNION { ?claim ?q ?n . ?n ?p ?v . FILTER(STRSTARTS(STR(?n), CONCAT(STR(?claim), "#"))) } })
+  }
+}"""
+
+
+def _derive_caveats(store: Store, base: str) -> None:
+    """Recompute which gotchas apply to which claims: those a claim links, and those whose
+    ``applies_to`` facets all match it (cross-record, so recomputed whole on every change)."""
+    graph = caveats_graph(base)
+    triples = list(store.query(_CAVEATS, use_default_graph_as_union=True))
+    store.remove_graph(graph)
+    store.extend(Quad(t.subject, t.predicate, t.object, graph) for t in triples)
+
+
+def content_graphs(store: Store, base: str = DEFAULT_BASE) -> list[NamedNode]:
+    """The graphs that make up the published dataset (records, caveats, ontology), not the
+    manifest."""
+    manifest = manifest_graph(base).value
+    return sorted((g for g in store.named_graphs() if isinstance(g, NamedNode) and g.value != manifest),
+                  key=lambda g: g.value)

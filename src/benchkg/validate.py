@@ -1,0 +1,231 @@
+"""Check the graph against the conventions in ``shapes/`` and report findings against the source.
+
+pyshacl is the engine (the reference oracle); its report is turned into findings that name the
+record file, the line and the JSON pointer of the field that broke a convention.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .errors import InputError
+from .mapping import pointer_of
+from .records import read_record
+from .resources import SHAPES_DIR
+from .store import ONTOLOGY_GRAPH, manifest_graph
+from .vocab import BK, DEFAULT_BASE, UNIT_NAMES
+
+SH = "http://www.w3.org/ns/shacl#"
+SEVERITIES = {SH + "Violation": "violation", SH + "Warning": "warning", SH + "Info": "info"}
+SEVERITY_ORDER = {"violation": 0, "warning": 1, "info": 2}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One convention a record breaks, located in its source file."""
+
+    file: str
+    line: int
+    pointer: str
+    severity: str
+    shape: str
+    message: str
+    focus: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line} {self.pointer or '/'} [{self.severity}] {self.shape}: {self.message}"
+
+
+@dataclass
+class Report:
+    """All findings of one validation, and the raw SHACL report."""
+
+    findings: list[Finding]
+    shacl_report: object = None  # rdflib.Graph of the sh:ValidationReport
+
+    def count(self, severity: str) -> int:
+        return sum(f.severity == severity for f in self.findings)
+
+    def exit_code(self, strict: bool = False) -> int:
+        """0 conforms, 1 violations (or warnings with ``strict``)."""
+        if self.count("violation") or (strict and self.count("warning")):
+            return 1
+        return 0
+
+
+def load_shapes(shapes_dir: Path = SHAPES_DIR):
+    """Parse every ``*.ttl`` in ``shapes_dir`` into one rdflib graph."""
+    from rdflib import Graph
+
+    graph = Graph()
+    for path in sorted(Path(shapes_dir).glob("*.ttl")):
+        try:
+            graph.parse(path, format="turtle")
+        except Exception as e:  # rdflib raises many parser exception types
+            raise InputError([_problem(path, str(e))]) from e
+    return graph
+
+
+def _problem(path: Path, message: str):
+    from .errors import InputProblem
+
+    return InputProblem(path, None, "", f"cannot parse shapes: {message}")
+
+
+def data_graph(store, base: str = DEFAULT_BASE):
+    """The union of the record graphs and derived graphs as one rdflib graph (what SHACL sees)."""
+    from pyoxigraph import RdfFormat, serialize
+    from rdflib import Graph
+
+    skip = {manifest_graph(base).value, ONTOLOGY_GRAPH}
+    graph = Graph()
+    triples = (q.triple for q in store if q.graph_name.value not in skip)
+    graph.parse(data=serialize(triples, format=RdfFormat.N_TRIPLES) or b"", format="nt")
+    return graph
+
+
+def validate_graph(store, data_dir: Path, *, base: str = DEFAULT_BASE,
+                   shapes_dir: Path = SHAPES_DIR) -> Report:
+    """Validate the store built from ``data_dir`` and return findings located in the records.
+
+    >>> from benchkg.store import build_graph
+    >>> from benchkg.resources import ROOT
+    >>> built = build_graph(ROOT / "data", persist=False)
+    >>> report = validate_graph(built.store, ROOT / "data")
+    >>> report.exit_code(), report.count("violation")
+    (0, 0)
+    """
+    from pyshacl import validate
+
+    shapes = load_shapes(shapes_dir)
+    _conforms, results, _text = validate(data_graph(store, base), shacl_graph=shapes,
+                                          inference="none", advanced=True, allow_warnings=True)
+    return Report(findings_from_report(results, shapes, Path(data_dir), base), results)
+
+
+def findings_from_report(results, shapes, data_dir: Path, base: str = DEFAULT_BASE) -> list[Finding]:
+    """Turn a SHACL validation report (rdflib graph) into located findings, sorted by file and line."""
+    from rdflib import BNode, Namespace, URIRef
+    from rdflib.namespace import RDF
+
+    sh = Namespace(SH)
+    records: dict[str, object] = {}
+    findings: set[Finding] = set()
+    prefix = f"{base}id/"
+    for result in results.subjects(RDF.type, sh.ValidationResult):
+        focus = str(results.value(result, sh.focusNode))
+        path = results.value(result, sh.resultPath)
+        value = results.value(result, sh.value)
+        shape = results.value(result, sh.sourceShape)
+        severity = SEVERITIES.get(str(results.value(result, sh.resultSeverity)), "violation")
+        message = str(results.value(result, sh.resultMessage) or "")
+        if isinstance(shape, BNode):
+            shape = shapes.value(None, sh.property, shape) or shape
+            if not message or message.startswith(("Less than", "More than", "Value ")):
+                message = str(shapes.value(shape, sh.message) or message)
+        shape_name = re.split(r"[#/]", str(shape))[-1] if isinstance(shape, URIRef) else "shape"
+        iri, _, fragment = focus.partition("#")
+        key = iri[len(prefix):] if iri.startswith(prefix) else iri
+        kind, _, record_id = key.partition("/")
+        file = data_dir / kind / f"{record_id}.json"
+        record = records.get(key)
+        if record is None and file.is_file():
+            try:
+                record = records[key] = read_record(file, kind)
+            except InputError:
+                record = None
+        pred = str(path) if isinstance(path, URIRef) else ""
+        pointer = pointer_of(fragment, pred, str(value) if value is not None else None, record) if record else ""
+        line = record.line(pointer) if record else 0
+        findings.add(Finding(str(file), line, pointer, severity, shape_name,
+                             readable(message, base), key))
+    return sorted(findings, key=lambda f: (f.file, f.line, f.pointer, SEVERITY_ORDER[f.severity], f.shape))
+
+
+def readable(text: str, base: str = DEFAULT_BASE) -> str:
+    """Shorten IRIs in a message to the ids and values a curator writes.
+
+    >>> readable("https://w3id.org/benchkg/id/interconnects/nvlink-4 is not ... bk:scenario-server")
+    'nvlink-4 is not ... server'
+    >>> readable("https://w3id.org/benchkg/ontology#scenario-serverr")
+    'serverr'
+    """
+    for iri, name in UNIT_NAMES.items():
+        text = text.replace(iri, name)
+    text = re.sub(re.escape(base) + r"id/[a-z]+/([^\s#>\"']+)", r"\1", text)
+    text = re.sub(r"(?:" + re.escape(BK) + r"|bk:)[a-z]+(?:-[a-z]+)*?-(?=[a-z0-9])(?:(?:type|kind|by|status|label|family)-)?([A-Za-z0-9.%-]+)",
+                  lambda m: m.group(1), text)
+    text = re.sub(re.escape(BK) + r"([A-Za-z]+)", r"\1", text)
+    return text
+
+
+# ---------------------------------------------------------------- report formats
+
+def format_text(report: Report) -> str:
+    lines = [str(f) for f in report.findings]
+    summary = (f"{report.count('violation')} violation(s), {report.count('warning')} warning(s), "
+               f"{report.count('info')} info")
+    return "\n".join(lines + [summary])
+
+
+def format_json(report: Report) -> str:
+    return json.dumps({"findings": [asdict(f) for f in report.findings],
+                       "summary": {s: report.count(s) for s in SEVERITY_ORDER}}, indent=2, ensure_ascii=False)
+
+
+def format_turtle(report: Report) -> str:
+    return report.shacl_report.serialize(format="turtle")
+
+
+def _gh_escape(text: str, prop: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def format_github(report: Report) -> str:
+    """GitHub workflow commands, one per finding (annotations alone do not fail a job).
+
+    >>> f = Finding("d/x.json", 3, "/a", "warning", "s", "50% off, really: yes", "benchmarks/x")
+    >>> format_github(Report([f]))
+    '::warning file=d/x.json,line=3,title=s /a::50%25 off, really: yes'
+    """
+    level = {"violation": "error", "warning": "warning", "info": "notice"}
+    return "\n".join(
+        f"::{level[f.severity]} file={_gh_escape(f.file, True)},line={f.line},"
+        f"title={_gh_escape(f.shape + ' ' + (f.pointer or '/'), True)}::{_gh_escape(f.message)}"
+        for f in report.findings)
+
+
+def format_sarif(report: Report) -> str:
+    """SARIF 2.1.0: one run, one rule per shape, one result per finding."""
+    from . import __version__
+
+    rules = sorted({f.shape for f in report.findings})
+    level = {"violation": "error", "warning": "warning", "info": "note"}
+    doc = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "benchkg", "version": __version__,
+                                "informationUri": "https://w3id.org/benchkg/",
+                                "rules": [{"id": r, "name": r, "shortDescription": {"text": r}} for r in rules]}},
+            "results": [{
+                "ruleId": f.shape,
+                "ruleIndex": rules.index(f.shape),
+                "level": level[f.severity],
+                "message": {"text": f"{f.pointer or '/'}: {f.message}"},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": {"uri": Path(f.file).as_posix()},
+                    "region": {"startLine": max(f.line, 1)}}}],
+            } for f in report.findings],
+        }],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+FORMATS = {"text": format_text, "json": format_json, "turtle": format_turtle,
+           "github": format_github, "sarif": format_sarif}

@@ -1,0 +1,111 @@
+"""Namespaces, controlled vocabularies and units: the names the mapping and the ontology share.
+
+Each controlled value of a record becomes a ``skos:Concept`` IRI ``bk:<scheme>-<value>``; the
+ontology declares every one of them (a test checks the two agree).
+"""
+from __future__ import annotations
+
+from urllib.parse import quote
+
+BK = "https://w3id.org/benchkg/ontology#"
+DEFAULT_BASE = "https://w3id.org/benchkg/"
+
+PREFIXES = {
+    "bk": BK,
+    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+    "xsd": "http://www.w3.org/2001/XMLSchema#",
+    "owl": "http://www.w3.org/2002/07/owl#",
+    "skos": "http://www.w3.org/2004/02/skos/core#",
+    "dcterms": "http://purl.org/dc/terms/",
+    "prov": "http://www.w3.org/ns/prov#",
+    "qudt": "http://qudt.org/schema/qudt/",
+    "unit": "http://qudt.org/vocab/unit/",
+    "sh": "http://www.w3.org/ns/shacl#",
+}
+
+#: scheme name -> the values a record may use.
+SCHEMES: dict[str, tuple[str, ...]] = {
+    "division": ("closed", "open", "network", "standardized", "serviced", "rdi"),
+    "system-type": ("datacenter", "edge"),
+    "scenario": ("offline", "server", "interactive", "single-stream", "multi-stream", "endpoints"),
+    "metric": ("throughput", "ttft", "tpot", "latency", "power"),
+    "scope": ("aggregate", "per-accelerator", "per-node", "per-user"),
+    "measured-by": ("vendor", "third-party", "mlcommons", "community"),
+    "verification-status": ("verified", "unverified", "disputed"),
+    "verification-label": ("high", "medium", "low"),
+    "severity": ("info", "caution", "critical"),
+    "accelerator-kind": ("chip", "superchip", "system", "rack"),
+    "interconnect-kind": ("scale-up", "scale-out", "host", "switch"),
+    "suite-family": ("mlperf-inference", "mlperf-endpoints", "inferencex", "vendor-claim", "other"),
+    "availability": ("available", "preview", "rdi"),
+    "arrival": ("poisson", "fixed-concurrency", "single-batch", "sequential"),
+    "source-kind": ("record", "blog", "press-release", "results", "dataset", "rules"),
+}
+
+#: a record's unit string -> the QUDT unit IRI it stands for (tokens, samples and queries are
+#: minted as contextual units, the way QUDT mints BEAT-PER-MIN).
+UNITS: dict[str, str] = {
+    "tokens/s": BK + "TOKEN-PER-SEC",
+    "samples/s": BK + "SAMPLE-PER-SEC",
+    "queries/s": BK + "QUERY-PER-SEC",
+    "ms": PREFIXES["unit"] + "MilliSEC",
+    "s": PREFIXES["unit"] + "SEC",
+    "W": PREFIXES["unit"] + "W",
+    "mJ": PREFIXES["unit"] + "MilliJ",
+}
+UNIT_NAMES = {iri: name for name, iri in UNITS.items()}
+
+
+def concept_iri(scheme: str, value: str) -> str:
+    """The concept IRI of a controlled value (unknown values still get an IRI, so SHACL can say
+    which value is wrong instead of the loader dropping it).
+
+    >>> concept_iri("scenario", "server")
+    'https://w3id.org/benchkg/ontology#scenario-server'
+    >>> concept_iri("scenario", "a b")
+    'https://w3id.org/benchkg/ontology#scenario-a%20b'
+    """
+    return f"{BK}{scheme}-{quote(value, safe='')}"
+
+
+def unit_iri(value: str) -> str:
+    """The QUDT unit IRI of a unit string; an unknown unit gets a ``bk:unit-…`` IRI that SHACL rejects.
+
+    >>> unit_iri("W")
+    'http://qudt.org/vocab/unit/W'
+    """
+    return UNITS.get(value) or concept_iri("unit", value)
+
+
+def scheme_iri(scheme: str) -> str:
+    """The IRI of a concept scheme.
+
+    >>> scheme_iri("measured-by")
+    'https://w3id.org/benchkg/ontology#MeasuredByScheme'
+    """
+    return BK + "".join(part.capitalize() for part in scheme.split("-")) + "Scheme"
+
+
+def expand(curie: str) -> str:
+    """Expand a prefixed name.
+
+    >>> expand("prov:Entity")
+    'http://www.w3.org/ns/prov#Entity'
+    """
+    prefix, _, local = curie.partition(":")
+    return PREFIXES[prefix] + local
+
+
+def record_iri(base: str, kind: str, record_id: str) -> str:
+    """The IRI of a record: ``<base>id/<kind>/<id>`` (ids that break the id pattern are escaped).
+
+    >>> record_iri(DEFAULT_BASE, "models", "llama2-70b")
+    'https://w3id.org/benchkg/id/models/llama2-70b'
+    """
+    return f"{base}id/{kind}/{quote(record_id, safe='')}"
+
+
+def sparql_prefixes() -> str:
+    """PREFIX lines for every namespace above."""
+    return "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
