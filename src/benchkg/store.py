@@ -217,8 +217,15 @@ def _derive_caveats(store: Store, base: str) -> None:
 
 
 def content_graphs(store: Store, base: str = DEFAULT_BASE) -> list[NamedNode]:
-    """The graphs that make up the published dataset (records, caveats, ontology), not the
-    manifest."""
-    manifest = manifest_graph(base).value
-    return sorted((g for g in store.named_graphs() if isinstance(g, NamedNode) and g.value != manifest),
+    """The graphs of the published dataset: one per record, plus the derived caveats; not the
+    manifest and not the ontology (published on its own).
+    """
+    skip = {manifest_graph(base).value, ONTOLOGY_GRAPH}
+    return sorted((g for g in store.named_graphs() if isinstance(g, NamedNode) and g.value not in skip),
                   key=lambda g: g.value)
+
+
+def content_quads(store: Store, base: str = DEFAULT_BASE):
+    """Every quad of the published dataset (see :func:`content_graphs`)."""
+    for graph in content_graphs(store, base):
+        yield from store.quads_for_pattern(None, None, None, graph)

@@ -14,7 +14,7 @@ from .errors import InputError
 from .mapping import pointer_of
 from .records import read_record
 from .resources import SHAPES_DIR
-from .store import ONTOLOGY_GRAPH, manifest_graph
+from .store import content_quads
 from .vocab import BK, DEFAULT_BASE, UNIT_NAMES
 
 SH = "http://www.w3.org/ns/shacl#"
@@ -79,9 +79,8 @@ def data_graph(store, base: str = DEFAULT_BASE):
     from pyoxigraph import RdfFormat, serialize
     from rdflib import Graph
 
-    skip = {manifest_graph(base).value, ONTOLOGY_GRAPH}
     graph = Graph()
-    triples = (q.triple for q in store if q.graph_name.value not in skip)
+    triples = (q.triple for q in content_quads(store, base))
     graph.parse(data=serialize(triples, format=RdfFormat.N_TRIPLES) or b"", format="nt")
     return graph
 

@@ -1,0 +1,193 @@
+"""The ``benchkg`` command: each command calls one library function and turns benchkg's errors
+into a message and an exit code (0 fine, 1 the data breaks a convention, 2 unreadable input or
+misuse). Heavy modules are imported inside the commands so ``--help`` stays fast.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="benchkg: a knowledge graph of AI-inference benchmark claims.\n\n"
+         "Example: benchkg build && benchkg query leaderboard --param model=llama2-70b --param scenario=server",
+)
+_state = {"debug": False}
+
+DataOpt = typer.Option(Path("data"), "--data", envvar="BENCHKG_DATA",
+                       help="The records folder (default ./data, env BENCHKG_DATA).")
+
+
+class ValidateFormat(str, Enum):
+    text = "text"
+    json = "json"
+    turtle = "turtle"
+    github = "github"
+    sarif = "sarif"
+
+
+class QueryFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+    markdown = "markdown"
+
+
+def _fail(message: str, code: int = 2) -> None:
+    typer.echo(f"Error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _run(fn):
+    """Call ``fn``; a BenchkgError becomes its message and exit code (traceback with --debug)."""
+    from .errors import BenchkgError
+
+    try:
+        return fn()
+    except BenchkgError as e:
+        if _state["debug"]:
+            raise
+        _fail(str(e), e.exit_code)
+
+
+def _progress():
+    """A rich progress callback when stdout is a terminal, else None."""
+    if not sys.stdout.isatty():
+        return None, None
+    from rich.progress import Progress
+
+    bar = Progress(transient=True)
+    task = bar.add_task("building", total=None)
+    bar.start()
+    return bar, (lambda done, total: bar.update(task, completed=done, total=total))
+
+
+def _build(data: Path, persist: bool = True):
+    from .store import build_graph
+
+    bar, cb = _progress()
+    try:
+        return _run(lambda: build_graph(data, persist=persist, progress=cb))
+    finally:
+        if bar:
+            bar.stop()
+
+
+@app.callback()
+def main_options(debug: bool = typer.Option(False, "--debug", help="Show tracebacks.")):
+    _state["debug"] = debug
+
+
+@app.command()
+def build(data: Path = DataOpt):
+    """Load the records into the embedded store (.benchkg/ beside the data), only what changed.
+
+    Example: benchkg build --data data
+    """
+    result = _build(data)
+    typer.echo(f"built {data}: {len(result.added)} added, {len(result.changed)} changed, "
+               f"{len(result.removed)} removed, {result.unchanged} unchanged; {len(result.store)} quads")
+
+
+@app.command()
+def validate(data: Path = DataOpt,
+             format: ValidateFormat = typer.Option(ValidateFormat.text, "--format", "-f", help="Report format."),
+             strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too.")):
+    """Check the records against the conventions in shapes/; exit 1 on a violation.
+
+    Example: benchkg validate --format github --strict
+    """
+    from .validate import FORMATS, validate_graph
+
+    built = _build(data)
+    report = _run(lambda: validate_graph(built.store, data))
+    typer.echo(FORMATS[format.value](report))
+    raise typer.Exit(report.exit_code(strict))
+
+
+@app.command()
+def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg queries`) or a .rq file."),
+          param: List[str] = typer.Option([], "--param", "-p", help="KEY=VALUE, repeatable."),
+          format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f", help="Output format."),
+          endpoint: Optional[str] = typer.Option(None, "--endpoint", envvar="BENCHKG_ENDPOINT",
+                                                 help="Query a SPARQL 1.1 endpoint instead of the embedded store."),
+          data: Path = DataOpt):
+    """Run a saved query with typed parameters; csv and json are the SPARQL 1.1 results formats.
+
+    Example: benchkg query leaderboard --param model=llama2-70b --param scenario=server --format markdown
+    """
+    from .queries import parse_params, run_query
+    from .results import FORMATS
+
+    params = _run(lambda: parse_params(param))
+    if endpoint:
+        from .remote import run_remote_query
+
+        results = _run(lambda: run_remote_query(endpoint, name, params))
+    else:
+        store = _build(data).store
+        results = _run(lambda: run_query(store, name, params))
+    typer.echo(FORMATS[format.value](results))
+
+
+@app.command("queries")
+def list_queries():
+    """List the saved queries, what they answer and their parameters.
+
+    Example: benchkg queries
+    """
+    from .queries import saved_queries
+
+    for q in _run(saved_queries).values():
+        typer.echo(f"{q.name}: {q.summary}")
+        for p in q.params.values():
+            typer.echo(f"    --param {p.describe()}")
+
+
+@app.command()
+def show(ident: str = typer.Argument(..., metavar="ID", help="A record id, or kind/id."),
+         data: Path = DataOpt):
+    """Show one record: its fields, derived values, what refers to it, its gotchas and findings.
+
+    Example: benchkg show bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server
+    """
+    from .show import describe, find_record_path
+    from .validate import validate_graph
+
+    _run(lambda: find_record_path(data, ident))
+    store = _build(data).store
+    report = _run(lambda: validate_graph(store, data))
+    typer.echo(_run(lambda: describe(store, data, ident, report.findings)))
+
+
+@app.command()
+def export(output: Path = typer.Option(..., "-o", "--output", help="The file to write."),
+           format: Optional[str] = typer.Option(None, "--format", "-f",
+                                                help="ttl, nt, trig, nq or jsonld; by default from the file name."),
+           data: Path = DataOpt):
+    """Write the graph to a file: Turtle, N-Triples, TriG, N-Quads or JSON-LD.
+
+    Example: benchkg export -o graph.ttl
+    """
+    from .export import export_graph, format_from_path
+
+    _run(lambda: format_from_path(output, format))
+    store = _build(data).store
+    fmt, size = _run(lambda: export_graph(store, output, format))
+    typer.echo(f"wrote {output} ({fmt}, {size:,} bytes)")
+
+
+def main() -> None:
+    """Entry point of the ``benchkg`` script."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""Dumps of the graph: Turtle, N-Triples, TriG, N-Quads and JSON-LD, format from the file name.
+
+Files are written to a temporary name beside the target and renamed into place, so a failed
+export never leaves a half-written file.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from .errors import UsageError
+from .store import content_quads
+from .vocab import DEFAULT_BASE, PREFIXES
+
+#: format name -> (file extensions, keeps named graphs)
+FORMATS = {
+    "ttl": ((".ttl",), False),
+    "nt": ((".nt",), False),
+    "trig": ((".trig",), True),
+    "nq": ((".nq",), True),
+    "jsonld": ((".jsonld", ".json"), True),
+}
+
+
+def format_from_path(path: Path, given: str | None = None) -> str:
+    """The export format: the one given, else the one the file name ends with.
+
+    >>> format_from_path(Path("graph.jsonld")), format_from_path(Path("x.out"), "nt")
+    ('jsonld', 'nt')
+    """
+    if given:
+        if given not in FORMATS:
+            raise UsageError(f"unknown format {given!r}; use one of {', '.join(FORMATS)}")
+        return given
+    for name, (exts, _) in FORMATS.items():
+        if path.suffix.lower() in exts:
+            return name
+    raise UsageError(f"cannot tell the format of {str(path)!r} from its name; "
+                     f"end it with .ttl, .nt, .trig, .nq or .jsonld, or pass --format")
+
+
+def serialize_graph(store, fmt: str, base: str = DEFAULT_BASE) -> bytes:
+    """The published dataset in one format (triple formats merge the named graphs)."""
+    from pyoxigraph import RdfFormat, serialize
+
+    rdf_format = {"ttl": RdfFormat.TURTLE, "nt": RdfFormat.N_TRIPLES, "trig": RdfFormat.TRIG,
+                  "nq": RdfFormat.N_QUADS, "jsonld": RdfFormat.JSON_LD}[fmt]
+    quads = content_quads(store, base)
+    if FORMATS[fmt][1]:
+        items = quads
+    else:
+        items = sorted({q.triple for q in quads}, key=str)
+    prefixes = {p: iri for p, iri in PREFIXES.items() if p != "sh"} if fmt in ("ttl", "trig") else None
+    kwargs = {"prefixes": prefixes} if prefixes else {}
+    return serialize(items, format=rdf_format, **kwargs) or b""
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def export_graph(store, path: Path, fmt: str | None = None, base: str = DEFAULT_BASE) -> tuple[str, int]:
+    """Write the dataset to ``path``; returns (format, bytes written).
+
+    >>> import tempfile
+    >>> from benchkg.store import build_graph
+    >>> from benchkg.resources import ROOT
+    >>> store = build_graph(ROOT / "data", persist=False).store
+    >>> fmt, size = export_graph(store, Path(tempfile.mkdtemp()) / "g.nt")
+    >>> fmt, size > 10_000
+    ('nt', True)
+    """
+    fmt = format_from_path(Path(path), fmt)
+    data = serialize_graph(store, fmt, base)
+    write_atomic(Path(path), data)
+    return fmt, len(data)

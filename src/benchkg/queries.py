@@ -1,0 +1,268 @@
+"""Saved SPARQL queries: their ``#+`` headers, typed parameters, and running them anywhere.
+
+A saved query is ``queries/<name>.rq``. Its header says what it answers and which parameters it
+takes::
+
+    #+ summary: one line
+    #+ description: a paragraph
+    #+ param model id:models default=llama2-70b
+    #+ param scenario enum:scenario default=server
+
+In the query a parameter is written ``$model``. A value is parsed by its type into an RDF term
+(an id must match the id pattern, an enum must be one of its values) and that term, serialised
+with N-Triples escaping, replaces ``$model``; a parameter left unset becomes the variable
+``?model`` and so matches anything. The same binding runs embedded and against any SPARQL 1.1
+endpoint, so both give the same answers; no raw user text ever reaches the query.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+from .errors import QueryError, UsageError
+from .resources import QUERIES_DIR
+from .schema import ID_PATTERN, KINDS
+from .vocab import DEFAULT_BASE, PREFIXES, SCHEMES, concept_iri, record_iri
+
+XSD = PREFIXES["xsd"]
+PARAM_TYPES = ("id", "enum", "string", "integer", "decimal", "iri")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One declared parameter of a saved query."""
+
+    name: str
+    type: str
+    of: str = ""  # the kind of an id, the scheme of an enum
+    default: str | None = None
+    values: tuple[str, ...] = ()
+
+    def allowed(self) -> tuple[str, ...]:
+        if self.values:
+            return self.values
+        return SCHEMES.get(self.of, ()) if self.type == "enum" else ()
+
+    def describe(self) -> str:
+        kind = f"{self.type}:{self.of}" if self.of else self.type
+        out = f"{self.name} ({kind})"
+        if self.default is not None:
+            out += f" default {self.default}"
+        if self.allowed():
+            out += f" one of {'|'.join(self.allowed())}"
+        return out
+
+
+@dataclass
+class SavedQuery:
+    """A query file with its header."""
+
+    name: str
+    path: Path
+    text: str
+    summary: str = ""
+    description: str = ""
+    params: dict[str, Param] = field(default_factory=dict)
+
+
+_HEADER = re.compile(r"^#\+\s*(\w+)\s*:?\s*(.*)$")
+
+
+def parse_query_file(path: Path) -> SavedQuery:
+    """Read a ``.rq`` file and its ``#+`` header.
+
+    :raises QueryError: for a header line that cannot be read.
+    """
+    text = Path(path).read_text(encoding="utf-8")
+    query = SavedQuery(Path(path).stem, Path(path), text)
+    for n, line in enumerate(text.splitlines(), 1):
+        m = _HEADER.match(line)
+        if not m:
+            continue
+        key, rest = m.group(1), m.group(2).strip()
+        if key in ("summary", "description"):
+            setattr(query, key, (getattr(query, key) + " " + rest).strip())
+        elif key == "param":
+            param = _parse_param(rest, f"{path}:{n}")
+            query.params[param.name] = param
+    return query
+
+
+def _parse_param(spec: str, where: str) -> Param:
+    words = spec.split()
+    if len(words) < 2:
+        raise QueryError(f"{where}: a param line is '#+ param NAME TYPE [default=V] [values=a|b]'")
+    name, type_ = words[0], words[1]
+    base, _, of = type_.partition(":")
+    if base not in PARAM_TYPES:
+        raise QueryError(f"{where}: parameter type {type_!r} is not one of {', '.join(PARAM_TYPES)}")
+    if base == "id" and of not in KINDS:
+        raise QueryError(f"{where}: id parameters name a kind, e.g. id:models")
+    opts = dict(w.split("=", 1) for w in words[2:] if "=" in w)
+    values = tuple(opts["values"].split("|")) if "values" in opts else ()
+    return Param(name, base, of, opts.get("default"), values)
+
+
+def saved_queries(queries_dir: Path = QUERIES_DIR) -> dict[str, SavedQuery]:
+    """Every saved query by name.
+
+    >>> "leaderboard" in saved_queries()
+    True
+    """
+    return {p.stem: parse_query_file(p) for p in sorted(Path(queries_dir).glob("*.rq"))}
+
+
+def find_query(name_or_file: str, queries_dir: Path = QUERIES_DIR) -> SavedQuery:
+    """A saved query by name, or any ``.rq`` file by path.
+
+    :raises UsageError: naming the saved queries when there is no such query.
+    """
+    path = Path(name_or_file)
+    if path.suffix == ".rq" and path.is_file():
+        return parse_query_file(path)
+    known = saved_queries(queries_dir)
+    if name_or_file in known:
+        return known[name_or_file]
+    import difflib
+
+    close = difflib.get_close_matches(name_or_file, list(known), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise UsageError(f"no saved query {name_or_file!r}{hint}; saved queries: {', '.join(known)}")
+
+
+def term_for(param: Param, value: str, base: str = DEFAULT_BASE) -> str:
+    """The N-Triples form of a parameter value, after checking it against the parameter's type.
+
+    >>> term_for(Param("model", "id", "models"), "llama2-70b")
+    '<https://w3id.org/benchkg/id/models/llama2-70b>'
+    >>> term_for(Param("q", "string"), 'x" } DROP ALL #')
+    '"x\\\\" } DROP ALL #"'
+    >>> term_for(Param("scenario", "enum", "scenario"), "serverr")
+    Traceback (most recent call last):
+    ...
+    benchkg.errors.UsageError: parameter scenario: 'serverr' is not allowed; use one of offline, server, interactive, single-stream, multi-stream, endpoints
+    """
+    from pyoxigraph import Literal, NamedNode
+
+    t = param.type
+    try:
+        if t == "id":
+            if not ID_PATTERN.match(value):
+                raise UsageError(f"parameter {param.name}: {value!r} is not an id (pattern {ID_PATTERN.pattern})")
+            return str(NamedNode(record_iri(base, param.of, value)))
+        if t == "enum":
+            if value not in param.allowed():
+                raise UsageError(f"parameter {param.name}: {value!r} is not allowed; use one of {', '.join(param.allowed())}")
+            return str(NamedNode(concept_iri(param.of, value))) if param.of else str(Literal(value))
+        if t == "integer":
+            return str(Literal(str(int(value)), datatype=NamedNode(XSD + "integer")))
+        if t == "decimal":
+            return str(Literal(format(Decimal(value), "f"), datatype=NamedNode(XSD + "decimal")))
+        if t == "iri":
+            return str(NamedNode(value))
+        return str(Literal(value))
+    except (ValueError, InvalidOperation) as e:
+        raise UsageError(f"parameter {param.name}: {value!r} is not a valid {t}: {e}") from e
+
+
+_TOKEN = re.compile(r"""
+      (?P<string>'''.*?'''|\"\"\".*?\"\"\"|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")
+    | (?P<iri><[^<>"{}|^`\\\s]*>)
+    | (?P<comment>\#[^\n]*)
+    | (?P<param>\$[A-Za-z_][A-Za-z0-9_]*)
+""", re.S | re.X)
+
+
+def bind(text: str, terms: dict[str, str | None]) -> str:
+    """Replace ``$name`` tokens (outside strings, IRIs and comments) by the given terms;
+    a name bound to ``None`` becomes the variable ``?name``.
+
+    >>> bind('SELECT * { ?c <p> $m . FILTER(?x = "$m") } # $m', {"m": "<x>"})
+    'SELECT * { ?c <p> <x> . FILTER(?x = "$m") } # $m'
+    >>> bind('?c <p> $m', {"m": None})
+    '?c <p> ?m'
+    """
+    def swap(m: re.Match) -> str:
+        if m.group("param"):
+            name = m.group("param")[1:]
+            if name in terms:
+                return terms[name] if terms[name] is not None else f"?{name}"
+        return m.group(0)
+
+    return _TOKEN.sub(swap, text)
+
+
+def bound_text(query: SavedQuery, values: dict[str, str], base: str = DEFAULT_BASE) -> str:
+    """The query text with its parameters bound (defaults where no value is given).
+
+    :raises UsageError: for an unknown parameter or a value its type rejects.
+    """
+    unknown = set(values) - set(query.params)
+    if unknown:
+        known = ", ".join(query.params) or "none"
+        raise UsageError(f"query {query.name} has no parameter {', '.join(sorted(unknown))}; its parameters: {known}")
+    terms: dict[str, str | None] = {}
+    for name, param in query.params.items():
+        value = values.get(name, param.default)
+        terms[name] = term_for(param, value, base) if value is not None else None
+    return bind(query.text, terms)
+
+
+def parse_params(pairs: list[str]) -> dict[str, str]:
+    """``["k=v", …]`` from the command line into a dict.
+
+    >>> parse_params(["model=llama2-70b", "note=a=b"])
+    {'model': 'llama2-70b', 'note': 'a=b'}
+    """
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--param takes KEY=VALUE, got {pair!r}")
+        out[key.strip()] = value
+    return out
+
+
+@dataclass
+class Results:
+    """The answer of a SELECT query: its variables and rows of RDF terms (pyoxigraph terms)."""
+
+    vars: list[str]
+    rows: list[dict]
+
+
+def run_query(store, name_or_file: str, params: dict[str, str] | None = None, *,
+              base: str = DEFAULT_BASE, queries_dir: Path = QUERIES_DIR) -> Results:
+    """Run a saved query (or a ``.rq`` file) with typed parameters on the embedded store.
+
+    >>> from benchkg.store import build_graph
+    >>> from benchkg.resources import ROOT
+    >>> store = build_graph(ROOT / "data", persist=False).store
+    >>> rows = run_query(store, "leaderboard", {"model": "llama2-70b", "scenario": "server"}).rows
+    >>> rows[0]["value"].value, rows[0]["per_accelerator"].value
+    ('910621.36', '12647.5189')
+
+    :raises UsageError: for an unknown query or parameter, or a value its type rejects.
+    :raises QueryError: if the engine rejects the query.
+    """
+    query = find_query(name_or_file, queries_dir)
+    return run_sparql(store, bound_text(query, params or {}, base), query.name)
+
+
+def run_sparql(store, text: str, name: str = "query") -> Results:
+    """Run SPARQL SELECT text on a pyoxigraph store, over the union of its graphs."""
+    from pyoxigraph import QuerySolutions
+
+    try:
+        solutions = store.query(text, use_default_graph_as_union=True)
+    except SyntaxError as e:
+        raise QueryError(f"{name}: the query does not parse: {e}") from e
+    except OSError as e:
+        raise QueryError(f"{name}: the store could not answer: {e}") from e
+    if not isinstance(solutions, QuerySolutions):
+        raise QueryError(f"{name}: only SELECT queries give tables")
+    names = [v.value for v in solutions.variables]
+    rows = [{n: s[n] for n in names if s[n] is not None} for s in solutions]
+    return Results(names, rows)

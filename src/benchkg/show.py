@@ -1,0 +1,72 @@
+"""One entity, readable: its fields, what benchkg derived, what refers to it, its gotchas and findings."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .errors import UsageError
+from .schema import KINDS
+from .vocab import DEFAULT_BASE, record_iri
+
+
+def find_record_path(data_dir: Path, ident: str) -> tuple[str, Path]:
+    """Find a record by ``id`` or ``kind/id``.
+
+    :raises UsageError: when no record has that id, or several kinds do (name the kind then).
+    """
+    kind, sep, rid = ident.partition("/")
+    if sep:
+        candidates = [(kind, data_dir / kind / f"{rid}.json")] if kind in KINDS else []
+    else:
+        candidates = [(k, data_dir / k / f"{ident}.json") for k in KINDS]
+    found = [(k, p) for k, p in candidates if p.is_file()]
+    if not found:
+        raise UsageError(f"no record {ident!r} in {data_dir}; ids are file stems, e.g. "
+                         f"'benchkg show llama2-70b' or 'benchkg show models/llama2-70b'")
+    if len(found) > 1:
+        raise UsageError(f"{ident!r} is an id in several kinds ({', '.join(k for k, _ in found)}); "
+                         f"say which, e.g. {found[0][0]}/{ident}")
+    return found[0]
+
+
+def describe(store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT_BASE) -> str:
+    """A readable page about one record (fields as written, derived values, references to it,
+    gotchas that apply, findings)."""
+    from .queries import run_sparql
+    from .results import short
+
+    kind, path = find_record_path(Path(data_dir), ident)
+    record_id = path.stem
+    iri = record_iri(base, kind, record_id)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    lines = [f"{kind}/{record_id}", f"  IRI   {iri}", f"  file  {path}", ""]
+    for key, value in data.items():
+        if key == "id":
+            continue
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        lines.append(f"  {key}: {text}")
+    derived = run_sparql(store, f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
+        PREFIX qudt: <http://qudt.org/schema/qudt/>
+        SELECT ?value ?unit ?scope WHERE {{ <{iri}> bk:derivedValue ?d .
+          ?d qudt:value ?value ; bk:scope ?scope . OPTIONAL {{ ?d qudt:hasUnit ?unit }} }}""")
+    for row in derived.rows:
+        lines.append(f"  derived: {short(row['value'])} {short(row.get('unit'))} {short(row['scope'])} "
+                     f"(= value ÷ accelerator_count; not stated by the source)")
+    refs = run_sparql(store, f"""SELECT DISTINCT ?s WHERE {{ ?s ?p <{iri}> .
+        FILTER(STRSTARTS(STR(?s), "{base}id/") && !CONTAINS(STR(?s), "#")) }} ORDER BY ?s""")
+    if refs.rows:
+        lines += ["", "referred to by:"] + [f"  {_kind_id(r['s'].value, base)}" for r in refs.rows]
+    if kind == "benchmarks":
+        gotchas = run_sparql(store, f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
+            PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+            SELECT ?g ?title ?severity WHERE {{ <{iri}> bk:caveat ?g . ?g rdfs:label ?title .
+              OPTIONAL {{ ?g bk:severity ?severity }} }} ORDER BY ?g""")
+        lines += ["", "gotchas that apply:"]
+        lines += [f"  [{short(r.get('severity'))}] {short(r['g'])}: {r['title'].value}" for r in gotchas.rows] or ["  none"]
+    mine = [f for f in findings if f.focus == f"{kind}/{record_id}"]
+    lines += ["", "findings:"] + ([f"  {f}" for f in mine] or ["  none"])
+    return "\n".join(lines)
+
+
+def _kind_id(iri: str, base: str) -> str:
+    return iri[len(base) + 3:] if iri.startswith(base + "id/") else iri
