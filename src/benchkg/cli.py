@@ -54,7 +54,9 @@ def _run(fn):
     except BenchkgError as e:
         if _state["debug"]:
             raise
-        _fail(str(e), e.exit_code)
+        message, code = str(e), e.exit_code
+    # outside the except block, so the traceback (and the store its frames hold) is released
+    _fail(message, code)
 
 
 def _progress():
@@ -106,8 +108,9 @@ def validate(data: Path = DataOpt,
     """
     from .validate import FORMATS, validate_graph
 
-    built = _build(data)
-    report = _run(lambda: validate_graph(built.store, data))
+    store = _build(data).store
+    report = _run(lambda: validate_graph(store, data))
+    del store  # close the store before exiting: Exit's traceback would keep it open
     typer.echo(FORMATS[format.value](report))
     raise typer.Exit(report.exit_code(strict))
 
@@ -134,7 +137,8 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
     else:
         store = _build(data).store
         results = _run(lambda: run_query(store, name, params))
-    typer.echo(FORMATS[format.value](results))
+    out = FORMATS[format.value](results)
+    typer.echo(out, nl=not out.endswith("\n"))
 
 
 @app.command("queries")

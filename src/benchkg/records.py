@@ -9,6 +9,7 @@ import datetime as dt
 import difflib
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -50,6 +51,17 @@ def _no_constant(name: str):
     raise _Reject("", f"{name} is not a number JSON allows; write a finite number or omit the field")
 
 
+_CONSTANT = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:\s*-?(?:NaN|Infinity)\b')
+
+
+def _constant_place(text: str) -> tuple[str, int | None]:
+    """The pointer-ish key and line of the first NaN/Infinity value in ``text``."""
+    m = _CONSTANT.search(text)
+    if not m:
+        return "", None
+    return "/" + m.group(1), text.count("\n", 0, m.start()) + 1
+
+
 def _pairs(pairs: list[tuple[str, object]]) -> dict:
     out: dict = {}
     for key, value in pairs:
@@ -83,10 +95,13 @@ def parse_json(raw: bytes) -> dict:
     except _Reject as e:
         if e.message.startswith("duplicate key"):
             key = e.message.split("'")[1]
-            e.line = _duplicate_line(text, key)
+            e.pointer, e.line = f"/{key}", _duplicate_line(text, key)
+        else:
+            e.pointer, e.line = _constant_place(text)
         raise
     if not isinstance(data, dict):
-        raise _Reject("", f"a record is one JSON object, not a JSON {type(data).__name__}", 1)
+        got = _JSON_TYPE.get(type(data), type(data).__name__)
+        raise _Reject("", f"a record is one JSON object, not a JSON {got}", 1)
     return data
 
 
@@ -140,7 +155,10 @@ def _check_value(value, spec: Field, where: str) -> list[tuple[str, str]]:
         return out
     if spec.type in ("int", "num"):
         if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
-            return [(where, f"expected a number, got {got}")]
+            hint = ""
+            if isinstance(value, str) and re.fullmatch(r"-?[\d,]+(\.\d+)?", value.strip()):
+                hint = f"; write {value.replace(',', '').strip()} without quotes or separators"
+            return [(where, f"expected a number, got {got}{hint}")]
         if spec.type == "int" and not (isinstance(value, int) or value == value.to_integral_value()):
             return [(where, f"expected a whole number, got {value}")]
         if abs(Decimal(value)) > MAX_ABS_NUMBER:

@@ -53,7 +53,17 @@ def open_store(path: Path | None) -> Store:
         return Store()
     try:
         path.mkdir(parents=True, exist_ok=True)
-        return Store(str(path))
+        try:
+            return Store(str(path))
+        except OSError as e:
+            if "current process" not in str(e):
+                raise
+            # A store this process opened earlier may still wait in a reference cycle (pyshacl
+            # keeps frames alive); collecting closes it, so in-process callers can reopen.
+            import gc
+
+            gc.collect()
+            return Store(str(path))
     except OSError as e:
         raise StoreError(f"cannot open the store at {path}: {e}. Is another benchkg using it? "
                          f"If not, delete {path} and run `benchkg build`.") from e

@@ -1,0 +1,96 @@
+"""A second route to the answers of the saved queries: plain Python over the JSON records, no RDF.
+
+The tests compare what SPARQL returns with what this computes, so a wrong query or a wrong
+mapping fails even where both agree with themselves.
+"""
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+
+def load(data: Path) -> dict[str, dict[str, dict]]:
+    out: dict[str, dict[str, dict]] = {}
+    for kind_dir in sorted(p for p in data.iterdir() if p.is_dir()):
+        out[kind_dir.name] = {p.stem: json.loads(p.read_text(), parse_float=Decimal)
+                              for p in sorted(kind_dir.glob("*.json"))}
+    return out
+
+
+def _has_field(claim: dict, path: str) -> bool:
+    head, _, rest = path.partition(".")
+    if head not in claim:
+        return False
+    if not rest:
+        return True
+    value = claim[head]
+    items = value if isinstance(value, list) else [value]
+    return any(isinstance(i, dict) and rest in i for i in items)
+
+
+def caveats(records, claim_id: str) -> set[str]:
+    """Gotchas that apply to a claim: linked, or every applies_to facet matches."""
+    claim = records["benchmarks"][claim_id]
+    out = set(claim.get("gotcha_ids", []))
+    for gid, g in records["gotchas"].items():
+        facets = g.get("applies_to", {})
+        if not any(facets.get(k) for k in ("suites", "scenarios", "metrics", "fields")):
+            continue
+        ok = True
+        if facets.get("suites") and claim.get("suite_id") not in facets["suites"]:
+            ok = False
+        if facets.get("scenarios") and claim.get("scenario") not in facets["scenarios"]:
+            ok = False
+        if facets.get("metrics") and claim.get("metric") not in facets["metrics"]:
+            ok = False
+        if facets.get("fields") and not any(_has_field(claim, f) for f in facets["fields"]):
+            ok = False
+        if ok:
+            out.add(gid)
+    return out
+
+
+def per_accelerator(claim: dict) -> Decimal | None:
+    if claim.get("scope") == "per-accelerator":
+        return Decimal(claim["value"])
+    if claim.get("scope") == "aggregate" and claim.get("accelerator_count"):
+        return (Decimal(claim["value"]) / claim["accelerator_count"]).quantize(Decimal("0.0001"))
+    return None
+
+
+def leaderboard(records, model: str, scenario: str) -> list[tuple]:
+    rows = []
+    for cid, c in records["benchmarks"].items():
+        if c.get("model_id") == model and c.get("scenario") == scenario and "value" in c:
+            rows.append((cid, Decimal(c["value"]), per_accelerator(c), c.get("accelerator_count"),
+                         caveats(records, cid)))
+    return sorted(rows, key=lambda r: (-(r[2] or 0), -r[1], r[0]))
+
+
+def server_offline_pairs(records) -> list[tuple]:
+    claims = records["benchmarks"]
+    out = []
+    for sid, s in claims.items():
+        for oid, o in claims.items():
+            if s.get("scenario") != "server" or o.get("scenario") != "offline":
+                continue
+            key = ("model_id", "suite_id", "accelerator_count", "unit", "scope")
+            if all(s.get(k) == o.get(k) for k in key) and set(s["accelerator_ids"]) == set(o["accelerator_ids"]):
+                ratio = (Decimal(s["value"]) / Decimal(o["value"])).quantize(Decimal("0.0001"))
+                out.append((sid, oid, ratio, Decimal(s["value"]) > Decimal(o["value"])))
+    return sorted(out)
+
+
+def fabric_claims(records) -> list[tuple]:
+    out = []
+    for cid, c in records["benchmarks"].items():
+        if not c.get("interconnect_ids"):
+            continue
+        layout = c.get("parallelism")
+        span = None
+        if layout is not None:
+            span = layout.get("tensor", 1) * layout.get("pipeline", 1) * layout.get("expert", 1)
+        evidence = bool(span and span > 1) or (layout is not None and c.get("node_count", 1) > 1)
+        out.append((cid, set(c["interconnect_ids"]), span, c.get("fabric_exercised"), evidence))
+    return sorted(out, key=lambda r: r[0])

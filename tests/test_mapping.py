@@ -1,0 +1,110 @@
+"""Records -> RDF: derived values, one graph per file, and an ontology that declares every term used."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from pyoxigraph import NamedNode, RdfFormat, Store
+
+from benchkg.mapping import record_quads
+from benchkg.records import load_records
+from benchkg.resources import ONTOLOGY_FILE
+from benchkg.schema import SCHEMA
+from benchkg.vocab import BK, PREFIXES, SCHEMES, UNITS, concept_iri, scheme_iri
+
+from conftest import DATA
+
+RDF_TYPE = PREFIXES["rdf"] + "type"
+RECORDS = load_records(DATA)
+
+
+def ontology() -> Store:
+    store = Store()
+    store.load(path=str(ONTOLOGY_FILE), format=RdfFormat.TURTLE)
+    return store
+
+
+def emitted_terms() -> tuple[set[str], set[str]]:
+    predicates, classes = set(), set()
+    for record in RECORDS:
+        for q in record_quads(record):
+            predicates.add(q.predicate.value)
+            if q.predicate.value == RDF_TYPE:
+                classes.add(q.object.value)
+    return predicates, classes
+
+
+def test_every_bk_term_the_mapping_emits_is_declared_with_label_and_comment():
+    onto = ontology()
+    label, comment = NamedNode(PREFIXES["rdfs"] + "label"), NamedNode(PREFIXES["rdfs"] + "comment")
+    predicates, classes = emitted_terms()
+    assert len(predicates) > 40 and len(classes) > 10
+    for term in predicates | classes:
+        if term.startswith(BK):
+            node = NamedNode(term)
+            assert list(onto.quads_for_pattern(node, label, None)), f"{term} has no rdfs:label"
+            assert list(onto.quads_for_pattern(node, comment, None)), f"{term} has no rdfs:comment"
+        else:
+            assert any(term.startswith(ns) for ns in PREFIXES.values()), f"{term} is from no known vocabulary"
+
+
+def test_schema_predicates_are_all_declared():
+    onto = ontology()
+    declared = {q.subject.value for q in onto.quads_for_pattern(None, NamedNode(RDF_TYPE), None)}
+
+    def walk(fields):
+        for spec in fields.values():
+            inner = spec.items if spec.type == "list" else spec
+            for curie in (spec.pred, inner.pred):
+                if curie.startswith("bk:"):
+                    assert BK + curie[3:] in declared, curie
+            if inner.type == "obj":
+                walk(inner.fields)
+
+    for fields in SCHEMA.values():
+        walk(fields)
+
+
+def test_controlled_values_are_skos_concepts_in_their_scheme():
+    onto = ontology()
+    in_scheme = NamedNode(PREFIXES["skos"] + "inScheme")
+    for scheme, values in SCHEMES.items():
+        members = {q.subject.value for q in onto.quads_for_pattern(None, in_scheme, NamedNode(scheme_iri(scheme)))}
+        assert members == {concept_iri(scheme, v) for v in values}, scheme
+    for unit in UNITS.values():
+        if unit.startswith(BK):
+            assert list(onto.quads_for_pattern(NamedNode(unit), NamedNode(RDF_TYPE),
+                                               NamedNode("http://qudt.org/schema/qudt/ContextualUnit")))
+
+
+def test_one_named_graph_per_record_file():
+    for record in RECORDS:
+        graphs = {q.graph_name.value for q in record_quads(record)}
+        assert graphs == {f"https://w3id.org/benchkg/id/{record.kind}/{record.id}"}
+
+
+def test_per_accelerator_value_is_derived_and_marked():
+    claim = next(r for r in RECORDS if r.id == "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server")
+    quads = record_quads(claim)
+    derived = f"https://w3id.org/benchkg/id/benchmarks/{claim.id}#derived/per-accelerator"
+    by_pred = {q.predicate.value: q.object for q in quads if q.subject.value == derived}
+    expected = (claim.data["value"] / claim.data["accelerator_count"]).quantize(Decimal("0.0001"))
+    assert Decimal(by_pred["http://qudt.org/schema/qudt/value"].value) == expected
+    assert by_pred[PREFIXES["prov"] + "wasDerivedFrom"].value.endswith("#result")
+    assert by_pred["http://qudt.org/schema/qudt/hasUnit"].value == BK + "TOKEN-PER-SEC"
+    assert "http://qudt.org/schema/qudt/unit" not in {q.predicate.value for q in quads}
+
+
+def test_no_derived_value_without_a_count_or_for_a_per_accelerator_value():
+    for record in RECORDS:
+        if record.kind != "benchmarks":
+            continue
+        has = any(q.subject.value.endswith("#derived/per-accelerator") for q in record_quads(record))
+        should = record.data.get("scope") == "aggregate" and bool(record.data.get("accelerator_count"))
+        assert has == should, record.id
+
+
+def test_same_records_give_the_same_triples():
+    first = [str(q) for r in RECORDS for q in record_quads(r)]
+    second = [str(q) for r in load_records(DATA) for q in record_quads(r)]
+    assert first == second
+    assert not any("_:" in q for q in first), "no blank nodes: every node has an IRI"

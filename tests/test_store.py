@@ -1,0 +1,59 @@
+"""The persistent store is rebuilt only for what changed, and other commands rebuild it when stale."""
+from __future__ import annotations
+
+import gc
+import json
+import os
+
+from benchkg.store import build_graph, store_dir_for
+
+from conftest import cli
+
+
+def test_incremental_build(data_copy):
+    first = build_graph(data_copy)
+    assert len(first.added) == sum(1 for _ in data_copy.glob("*/*.json"))
+    quads = len(first.store)
+    del first
+    gc.collect()
+
+    again = build_graph(data_copy)
+    assert (again.added, again.changed, again.removed) == ([], [], [])
+    assert len(again.store) == quads
+    del again
+    gc.collect()
+
+    path = data_copy / "models" / "llama2-70b.json"
+    record = json.loads(path.read_text())
+    record["name"] = "Llama 2 70B (renamed)"
+    path.write_text(json.dumps(record))
+    (data_copy / "formats" / "fp8.json").unlink()
+    touched = data_copy / "engines" / "tensorrt-llm.json"
+    os.utime(touched, (1, 1))  # new mtime, same content: re-hashed, not re-mapped
+    third = build_graph(data_copy)
+    assert third.changed == ["models/llama2-70b"] and third.removed == ["formats/fp8"] and third.added == []
+    labels = [r["l"].value for r in third.store.query(
+        'SELECT ?l WHERE { <https://w3id.org/benchkg/id/models/llama2-70b> '
+        '<http://www.w3.org/2000/01/rdf-schema#label> ?l }', use_default_graph_as_union=True)]
+    assert labels == ["Llama 2 70B (renamed)"]
+    assert not third.store.contains_named_graph(
+        __import__("pyoxigraph").NamedNode("https://w3id.org/benchkg/id/formats/fp8"))
+
+
+def test_store_lives_beside_the_data(data_copy):
+    assert cli("build", "--data", data_copy).exit_code == 0
+    assert store_dir_for(data_copy).is_dir()
+    assert store_dir_for(data_copy).parent.name == ".benchkg"
+
+
+def test_query_rebuilds_a_stale_store(data_copy):
+    assert cli("build", "--data", data_copy).exit_code == 0
+    gc.collect()
+    path = data_copy / "benchmarks" / "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server.json"
+    record = json.loads(path.read_text())
+    record["value"] = 920000
+    record["sources"][0]["quote"] = "920000 tokens/s"
+    path.write_text(json.dumps(record))
+    result = cli("query", "leaderboard", "--format", "csv", "--data", data_copy)
+    assert result.exit_code == 0
+    assert "920000" in result.stdout and "910621.36" not in result.stdout
