@@ -169,6 +169,8 @@ def pointer_of(fragment: str, predicate: str, value: str | None, record: Record)
     '/value'
     """
     fields = SCHEMA[record.kind]
+    if predicate == BK + "result":
+        return "/value"
     if fragment in (RESULT_FRAGMENT, DERIVED_FRAGMENT):
         for key in RESULT_FIELDS:
             if expand(fields[key].pred) == predicate:
@@ -193,6 +195,9 @@ def pointer_of(fragment: str, predicate: str, value: str | None, record: Record)
         if isinstance(items, list) and value is not None:
             for i, item in enumerate(items):
                 if isinstance(item, str) and _same(value, item):
+                    return f"{child}/{i}"
+                if spec.items.type == "field-name" and item in BENCHMARK_FIELD_PATHS \
+                        and expand(BENCHMARK_FIELD_PATHS[item].pred) == value:
                     return f"{child}/{i}"
         return child
     return pointer

@@ -15,7 +15,12 @@ from .mapping import pointer_of
 from .records import read_record
 from .resources import SHAPES_DIR
 from .store import content_quads
-from .vocab import BK, DEFAULT_BASE, UNIT_NAMES
+from .schema import BENCHMARK_FIELD_PATHS
+from .vocab import BK, DEFAULT_BASE, UNIT_NAMES, expand
+
+#: predicate IRI -> the benchmark field a curator writes (for messages about omitted fields)
+FIELD_NAMES = {expand(spec.pred): name for name, spec in reversed(BENCHMARK_FIELD_PATHS.items())
+               if not name.startswith(("reported.", "points.")) and spec.pred.startswith("bk:")}
 
 SH = "http://www.w3.org/ns/shacl#"
 SEVERITIES = {SH + "Violation": "violation", SH + "Warning": "warning", SH + "Info": "info"}
@@ -138,9 +143,40 @@ def findings_from_report(results, shapes, data_dir: Path, base: str = DEFAULT_BA
         pred = str(path) if isinstance(path, URIRef) else ""
         pointer = pointer_of(fragment, pred, str(value) if value is not None else None, record) if record else ""
         line = record.line(pointer) if record else 0
+        if value is not None:  # pyshacl fills {?value} only for SPARQL constraints
+            message = message.replace("{?value}", str(value))
+            if shape_name.startswith("ref-"):
+                message += suggest_id(data_dir, str(value), base)
+        message = message.replace("{$this}", focus)
         findings.add(Finding(str(file), line, pointer, severity, shape_name,
                              readable(message, base), key))
     return sorted(findings, key=lambda f: (f.file, f.line, f.pointer, SEVERITY_ORDER[f.severity], f.shape))
+
+
+def suggest_id(data_dir: Path, iri: str, base: str = DEFAULT_BASE) -> str:
+    """' (did you mean …?)' for a reference to a missing record: a close id, or the record whose
+    aliases list the id as written.
+
+    >>> from benchkg.resources import ROOT
+    >>> suggest_id(ROOT / "data", "https://w3id.org/benchkg/id/accelerators/h100")
+    " (did you mean 'nvidia-h100-sxm'?)"
+    """
+    import difflib
+
+    m = re.match(re.escape(base) + r"id/([a-z]+)/(.+)$", iri)
+    if not m or not (Path(data_dir) / m.group(1)).is_dir():
+        return ""
+    kind, wanted = m.group(1), m.group(2)
+    paths = sorted((Path(data_dir) / kind).glob("*.json"))
+    for path in paths:
+        try:
+            aliases = json.loads(path.read_text(encoding="utf-8")).get("aliases", [])
+        except (OSError, ValueError, AttributeError):
+            continue
+        if wanted.lower() in (str(a).lower() for a in aliases):
+            return f" (did you mean {path.stem!r}?)"
+    close = difflib.get_close_matches(wanted, [p.stem for p in paths], n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def readable(text: str, base: str = DEFAULT_BASE) -> str:
@@ -153,6 +189,8 @@ def readable(text: str, base: str = DEFAULT_BASE) -> str:
     """
     for iri, name in UNIT_NAMES.items():
         text = text.replace(iri, name)
+    for iri, name in FIELD_NAMES.items():
+        text = re.sub(re.escape(iri) + r"\b(?!-)", name, text)
     text = re.sub(re.escape(base) + r"id/[a-z]+/([^\s#>\"']+)", r"\1", text)
     text = re.sub(r"(?:" + re.escape(BK) + r"|bk:)[a-z]+(?:-[a-z]+)*?-(?=[a-z0-9])(?:(?:type|kind|by|status|label|family)-)?([A-Za-z0-9.%-]+)",
                   lambda m: m.group(1), text)

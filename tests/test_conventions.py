@@ -1,0 +1,106 @@
+"""Every shape has a passing and a failing fixture named after the defect, and each failing fixture
+gives exactly the findings stored beside it (tests/fixtures/conventions/<shape>/<valid|invalid>-<name>/).
+
+All fixtures are laid over one copy of data/ and validated together once, as a curator's data would be.
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from rdflib import URIRef
+from rdflib.namespace import RDF
+
+from benchkg.store import build_graph
+from benchkg.validate import SH, load_shapes, validate_graph
+
+from conftest import DATA, FIXTURES
+
+CONVENTIONS = FIXTURES / "conventions"
+CASES = sorted(p for p in CONVENTIONS.glob("*/*") if p.is_dir())
+
+
+def shape_names() -> set[str]:
+    shapes = load_shapes()
+    return {str(s).rsplit("#", 1)[1] for kind in ("NodeShape", "PropertyShape")
+            for s in shapes.subjects(RDF.type, URIRef(SH + kind)) if isinstance(s, URIRef)}
+
+
+def record_files(case: Path) -> list[Path]:
+    return sorted(p.relative_to(case) for p in case.glob("*/*.json"))
+
+
+def case_id(case: Path) -> str:
+    return f"{case.parent.name}/{case.name}"
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """(data dir, findings) for the seed data with every fixture laid over it."""
+    data = tmp_path_factory.mktemp("conventions") / "data"
+    shutil.copytree(DATA, data)
+    for case in CASES:
+        for rel in record_files(case):
+            target = data / rel
+            if target.exists():
+                assert target.read_bytes() == (case / rel).read_bytes(), f"{case_id(case)}: {rel} clashes"
+            target.parent.mkdir(exist_ok=True)
+            shutil.copyfile(case / rel, target)
+    store = build_graph(data, persist=False).store
+    return data, validate_graph(store, data).findings
+
+
+def findings_of(case: Path, data: Path, findings) -> list[str]:
+    mine = {str(data / rel) for rel in record_files(case)}
+    return [str(f).replace(f"{data}/", "") for f in findings if f.file in mine]
+
+
+def test_every_shape_has_a_passing_and_a_failing_fixture():
+    by_shape: dict[str, set[str]] = {}
+    for case in CASES:
+        by_shape.setdefault(case.parent.name, set()).add(case.name.split("-", 1)[0])
+    for name in shape_names():
+        assert by_shape.get(name, set()) >= {"valid", "invalid"}, f"shape {name} needs valid-* and invalid-* fixtures"
+    assert set(by_shape) <= shape_names(), "fixtures for a shape that does not exist"
+
+
+def test_seed_data_is_untouched_by_fixtures(corpus):
+    data, findings = corpus
+    seed = {str(data / p.relative_to(DATA)) for p in DATA.glob("*/*.json")}
+    assert not [f for f in findings if f.file in seed and f.severity != "info"
+                and "samples-times-tokens" not in f.shape]
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_fixture(case, corpus):
+    data, findings = corpus
+    got = findings_of(case, data, findings)
+    shape = case.parent.name
+    if case.name.startswith("valid-"):
+        assert [g for g in got if "[info]" not in g] == [], "a passing fixture has no violation or warning"
+        assert not [g for g in got if f" {shape}: " in g]
+    else:
+        expected = (case / "expected.txt").read_text(encoding="utf-8").splitlines()
+        assert got == expected
+        assert any(f" {shape}: " in g for g in got), f"the failing fixture does not trip {shape}"
+
+
+def regenerate() -> None:
+    """Rewrite every invalid fixture's expected.txt from the current findings (review the diff)."""
+    import tempfile
+
+    data = Path(tempfile.mkdtemp()) / "data"
+    shutil.copytree(DATA, data)
+    for case in CASES:
+        for rel in record_files(case):
+            (data / rel).parent.mkdir(exist_ok=True)
+            shutil.copyfile(case / rel, data / rel)
+    findings = validate_graph(build_graph(data, persist=False).store, data).findings
+    for case in CASES:
+        if case.name.startswith("invalid-"):
+            (case / "expected.txt").write_text("\n".join(findings_of(case, data, findings)) + "\n")
+
+
+if __name__ == "__main__":  # python tests/test_conventions.py
+    regenerate()
