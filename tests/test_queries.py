@@ -27,11 +27,9 @@ def local(term) -> str:
     return term.value.rsplit("/", 1)[-1]
 
 
-def test_every_saved_query_has_a_header_and_a_test():
-    tested = {name[len("test_q_"):].replace("_", "-") for name in globals() if name.startswith("test_q_")}
+def test_every_saved_query_has_a_header():
     for name, q in QUERIES.items():
         assert q.summary and q.description, f"{name} lacks #+ summary or #+ description"
-        assert name in tested, f"saved query {name} has no test_q_{name.replace('-', '_')}"
 
 
 @pytest.mark.parametrize("name", sorted(QUERIES))

@@ -121,15 +121,19 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
           format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f", help="Output format."),
           endpoint: Optional[str] = typer.Option(None, "--endpoint", envvar="BENCHKG_ENDPOINT",
                                                  help="Query a SPARQL 1.1 endpoint instead of the embedded store."),
+          chart: Optional[Path] = typer.Option(None, "--chart", help="Also draw the query's chart to FILE.png or FILE.svg."),
           data: Path = DataOpt):
     """Run a saved query with typed parameters; csv and json are the SPARQL 1.1 results formats.
 
-    Example: benchkg query leaderboard --param model=llama2-70b --param scenario=server --format markdown
+    Example: benchkg query leaderboard --param model=llama2-70b --param scenario=server --chart lb.png
     """
-    from .queries import parse_params, run_query
+    from .queries import find_query, parse_params, run_query
     from .results import FORMATS
 
     params = _run(lambda: parse_params(param))
+    saved = _run(lambda: find_query(name))
+    if chart is not None:
+        _run(lambda: _check_chart(saved, chart))
     if endpoint:
         from .remote import run_remote_query
 
@@ -139,6 +143,22 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
         results = _run(lambda: run_query(store, name, params))
     out = FORMATS[format.value](results)
     typer.echo(out, nl=not out.endswith("\n"))
+    if chart is not None:
+        from .results import to_chart
+
+        to_chart(results, chart, *saved.chart, title=f"{saved.name}: {saved.summary}")
+        typer.echo(f"chart written to {chart}", err=True)
+
+
+def _check_chart(saved, path: Path) -> None:
+    from .errors import UsageError
+    from .queries import saved_queries
+
+    if saved.chart is None:
+        with_charts = ", ".join(n for n, q in saved_queries().items() if q.chart)
+        raise UsageError(f"query {saved.name} has no chart; queries with charts: {with_charts}")
+    if path.suffix.lower() not in (".png", ".svg"):
+        raise UsageError(f"--chart writes .png or .svg, not {path.name!r}")
 
 
 @app.command("queries")
@@ -153,6 +173,20 @@ def list_queries():
         typer.echo(f"{q.name}: {q.summary}")
         for p in q.params.values():
             typer.echo(f"    --param {p.describe()}")
+
+
+@app.command()
+def compare(a: str = typer.Argument(..., help="A claim id."), b: str = typer.Argument(..., help="Another claim id."),
+            data: Path = DataOpt):
+    """Say whether two claims can be compared, every difference, and the gotchas that apply.
+
+    Example: benchkg compare bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server bench-mlperf-endpoints-v0-7-coreweave-gb200-nvl72-deepseek-r1
+    """
+    from .compare import check_claims_exist, compare_claims
+
+    store = _build(data).store
+    _run(lambda: check_claims_exist(store, [a, b]))
+    typer.echo(_run(lambda: compare_claims(store, a, b)).text())
 
 
 @app.command()

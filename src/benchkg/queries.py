@@ -7,6 +7,7 @@ takes::
     #+ description: a paragraph
     #+ param model id:models default=llama2-70b
     #+ param scenario enum:scenario default=server
+    #+ chart: label=claim value=per_accelerator
 
 In the query a parameter is written ``$model``. A value is parsed by its type into an RDF term
 (an id must match the id pattern, an enum must be one of its values) and that term, serialised
@@ -65,6 +66,7 @@ class SavedQuery:
     summary: str = ""
     description: str = ""
     params: dict[str, Param] = field(default_factory=dict)
+    chart: tuple[str, str] | None = None  # (label column, numeric column)
 
 
 _HEADER = re.compile(r"^#\+\s*(\w+)\s*:?\s*(.*)$")
@@ -87,6 +89,11 @@ def parse_query_file(path: Path) -> SavedQuery:
         elif key == "param":
             param = _parse_param(rest, f"{path}:{n}")
             query.params[param.name] = param
+        elif key == "chart":
+            opts = dict(w.split("=", 1) for w in rest.split() if "=" in w)
+            if set(opts) != {"label", "value"}:
+                raise QueryError(f"{path}:{n}: a chart line is '#+ chart: label=COLUMN value=COLUMN'")
+            query.chart = (opts["label"], opts["value"])
     return query
 
 

@@ -89,8 +89,8 @@ def short(term) -> str:
 def format_number(text: str) -> str:
     """Thousands separators, at most two decimals.
 
-    >>> format_number("910621.36"), format_number("72"), format_number("0.95"), format_number("1.7")
-    ('910,621.36', '72', '0.95', '1.7')
+    >>> format_number("910621.36"), format_number("72"), format_number("0.95"), format_number("-0.003")
+    ('910,621.36', '72', '0.95', '-0.003')
     """
     try:
         d = Decimal(text)
@@ -98,6 +98,8 @@ def format_number(text: str) -> str:
         return text
     if d == d.to_integral_value():
         return f"{int(d):,}"
+    if abs(d) < 1:
+        return format(d.normalize(), "f")
     q = d.quantize(Decimal("0.01"))
     return f"{q:,}".rstrip("0").rstrip(".") if "." in f"{q}" else f"{q:,}"
 
@@ -133,3 +135,50 @@ def to_markdown(results: Results) -> str:
 
 
 FORMATS = {"table": to_table, "csv": to_csv, "json": to_json, "markdown": to_markdown}
+
+
+def to_chart(results: Results, path, label: str, value: str, title: str = "") -> None:
+    """A horizontal bar chart of one numeric column by one label column, written to PNG or SVG.
+
+    The axis names the column and its unit (when the rows have one); derived values are hatched;
+    a bar whose row carries gotchas is marked with ⚠ and their count.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [r for r in results.rows if value in r]
+    labels = [short(r.get(label)) for r in rows]
+    values = [float(r[value].value) for r in rows]
+    units = {short(r["unit"]) for r in rows if "unit" in r}
+    unit = f" ({units.pop()})" if len(units) == 1 else ""
+    fig, ax = plt.subplots(figsize=(10, 1.2 + 0.55 * max(len(rows), 1)))
+    bars = ax.barh(range(len(rows)), values, color="#4477aa")
+    for bar, row in zip(bars, rows):
+        if row.get("derived") is not None and row["derived"].value == "true":
+            bar.set_hatch("//")
+            bar.set_facecolor("#88aacc")
+        gotchas = row.get("gotchas")
+        n = len(gotchas.value.split()) if gotchas is not None and gotchas.value else 0
+        text = f" {format_number(row[value].value)}" + (f"  ⚠ {n} gotcha{'s' if n != 1 else ''}" if n else "")
+        ax.text(bar.get_width(), bar.get_y() + bar.get_height() / 2, text, va="center", fontsize=8)
+    ax.set_yticks(range(len(rows)), labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel(value.replace("_", " ") + unit)
+    ax.set_ylabel(label.replace("_", " "))
+    ax.set_xlim(0, max(values + [1]) * 1.45)
+    note = "hatched: derived (aggregate ÷ accelerator count), not an official metric" if any(
+        r.get("derived") is not None and r["derived"].value == "true" for r in rows) else ""
+    ax.set_title(title, fontsize=10, loc="left")
+    if note:
+        fig.text(0.01, 0.01, note, fontsize=7, color="#555555")
+    fig.tight_layout(rect=(0, 0.04 if note else 0, 1, 1))
+    from pathlib import Path
+
+    from .export import write_atomic
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=Path(path).suffix.lstrip(".").lower())
+    plt.close(fig)
+    write_atomic(Path(path), buffer.getvalue())

@@ -101,11 +101,18 @@ def validate_graph(store, data_dir: Path, *, base: str = DEFAULT_BASE,
     >>> report.exit_code(), report.count("violation")
     (0, 0)
     """
+    from concurrent.futures import ThreadPoolExecutor
+
     from pyshacl import validate
 
     shapes = load_shapes(shapes_dir)
-    _conforms, results, _text = validate(data_graph(store, base), shacl_graph=shapes,
-                                          inference="none", advanced=True, allow_warnings=True)
+    graph = data_graph(store, base)
+    # pyshacl keeps some of its frames alive after it returns, and with them every caller frame
+    # (and so an open on-disk store, whose lock then blocks the next command in this process).
+    # In a worker thread its frames never reach ours.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        _conforms, results, _text = pool.submit(validate, graph, shacl_graph=shapes, inference="none",
+                                                advanced=True, allow_warnings=True).result()
     return Report(findings_from_report(results, shapes, Path(data_dir), base), results)
 
 

@@ -1,0 +1,104 @@
+"""Every saved query against the query fixture graph (data/ + tests/fixtures/query-graph/), rows
+compared whole with the SPARQL CSV results stored in tests/fixtures/query-graph/expected/."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+
+import pytest
+
+from benchkg.queries import run_query, saved_queries
+from benchkg.results import to_chart, to_csv
+from benchkg.store import build_graph
+
+from conftest import DATA, FIXTURES, cli
+
+GRAPH = FIXTURES / "query-graph"
+CASES = json.loads((GRAPH / "cases.json").read_text())
+LIST_COLUMNS = {"gotchas", "interconnects", "scale_up", "scale_out", "host"}
+
+
+@pytest.fixture(scope="module")
+def graph_data(tmp_path_factory):
+    data = tmp_path_factory.mktemp("query-graph") / "data"
+    shutil.copytree(DATA, data)
+    for path in GRAPH.glob("*/*.json"):
+        shutil.copyfile(path, data / path.parent.name / path.name)
+    return data
+
+
+@pytest.fixture(scope="module")
+def graph_store(graph_data):
+    return build_graph(graph_data, persist=False).store
+
+
+def normalise(text: str) -> list[list]:
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    lists = [i for i, name in enumerate(rows[0]) if name in LIST_COLUMNS]
+    return [[sorted(c.split()) if i in lists else c for i, c in enumerate(row)] for row in rows]
+
+
+def test_every_saved_query_has_a_case_and_every_case_a_query():
+    covered = {c["query"] for c in CASES}
+    assert covered == set(saved_queries()), "each saved query needs a case in cases.json"
+    assert len(saved_queries()) >= 12
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c["expected"])
+def test_saved_query_rows(graph_store, case):
+    got = to_csv(run_query(graph_store, case["query"], case["params"]))
+    expected = (GRAPH / "expected" / case["expected"]).read_text()
+    assert normalise(got) == normalise(expected)
+    assert len(normalise(expected)) > 1, "a case should return rows"
+
+
+def test_round_over_round_is_best_per_round(graph_store):
+    rows = run_query(graph_store, "round-over-round", {"accelerator": "nvidia-h100-sxm", "model": "llama2-70b",
+                                                        "scenario": "offline"}).rows
+    values = [float(r["per_accelerator"].value) for r in rows]
+    assert values == sorted(values), "the fixture rounds improve each round"
+    assert len({r["suite"].value for r in rows}) == len(rows) == 3
+
+
+def test_compare_names_every_difference_and_the_endpoints_gotcha(graph_data):
+    result = cli("compare", "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server",
+                 "bench-mlperf-endpoints-v0-7-coreweave-gb200-nvl72-deepseek-r1", "--data", graph_data)
+    assert result.exit_code == 0
+    out = result.stdout
+    assert out.splitlines()[4].startswith("Not comparable: they differ in suite family, scenario, model")
+    for line in ("- suite: mlperf-inference-v6.1 vs mlperf-endpoints-v0.7", "- scenario: server vs endpoints",
+                 "- model: llama2-70b vs deepseek-r1", "- accelerator count: 72 vs 68"):
+        assert line in out
+    assert "[critical] endpoints-not-comparable-with-inference-server" in out
+
+
+def test_compare_with_disclosures(graph_data):
+    result = cli("compare", "fx-h100x8-llama2-70b-offline-v6-0", "fx-h100x8-llama2-70b-offline-v6-1-vendor",
+                 "--data", graph_data)
+    assert "Comparable only with these differences disclosed" in result.stdout
+    assert "- measured by: mlcommons vs vendor" in result.stdout
+    assert "- scenario" not in result.stdout
+
+
+def test_compare_unknown_claim_exits_2(graph_data):
+    result = cli("compare", "nope", "fx-h100x8-llama2-70b-offline-v6-0", "--data", graph_data)
+    assert result.exit_code == 2 and "'nope' is not a claim" in result.stderr
+
+
+@pytest.mark.parametrize("suffix", [".png", ".svg"])
+def test_chart(graph_data, tmp_path, suffix):
+    path = tmp_path / f"lb{suffix}"
+    result = cli("query", "leaderboard", "--param", "model=llama2-70b", "--param", "scenario=offline",
+                 "--chart", path, "--data", graph_data)
+    assert result.exit_code == 0 and path.stat().st_size > 5000
+    if suffix == ".svg":
+        svg = path.read_text()
+        assert "per accelerator (tokens/s)" in svg and "⚠" in svg and "fx-h100x8-llama2-70b-offline-v5-1" in svg
+
+
+def test_chart_refused_for_a_query_without_one(graph_data, tmp_path):
+    result = cli("query", "gotchas-for", "--chart", tmp_path / "x.png", "--data", graph_data)
+    assert result.exit_code == 2 and "has no chart; queries with charts: " in result.stderr
+    assert not (tmp_path / "x.png").exists()
