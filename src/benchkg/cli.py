@@ -222,6 +222,54 @@ def export(output: Path = typer.Option(..., "-o", "--output", help="The file to 
     typer.echo(f"wrote {output} ({fmt}, {size:,} bytes)")
 
 
+@app.command()
+def push(endpoint: str = typer.Option(..., "--endpoint", envvar="BENCHKG_ENDPOINT",
+                                      help="The store's SPARQL query endpoint (reads the push manifest)."),
+         gsp: Optional[str] = typer.Option(None, "--gsp", help="Graph Store Protocol endpoint; guessed from --endpoint for Oxigraph and Fuseki."),
+         update_endpoint: Optional[str] = typer.Option(None, "--update-endpoint",
+                                                       help="Use SPARQL Update at this URL instead of the Graph Store Protocol."),
+         data: Path = DataOpt):
+    """Load the graph into a SPARQL 1.1 store, one graph per record, sending only what changed.
+
+    Credentials from BENCHKG_USER/BENCHKG_PASSWORD or BENCHKG_TOKEN.
+
+    Example: benchkg push --endpoint http://127.0.0.1:7878/query
+    """
+    from .remote import push_graph
+
+    store = _build(data).store
+    bar, cb = _progress()
+    try:
+        result = _run(lambda: push_graph(store, endpoint, gsp=gsp, update_endpoint=update_endpoint, progress=cb))
+    finally:
+        if bar:
+            bar.stop()
+    typer.echo(f"pushed to {endpoint}: {len(result.sent)} graphs sent, {len(result.deleted)} deleted, "
+               f"{result.unchanged} unchanged")
+
+
+@app.command()
+def serve(port: int = typer.Option(7878, "--port", help="Port to listen on."),
+          host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (loopback by default)."),
+          data: Path = DataOpt):
+    """Serve the embedded store as a read-only SPARQL endpoint (/query) with a query page (/).
+
+    Example: benchkg serve --port 7878
+    """
+    from .serve import make_server
+
+    store = _build(data).store
+    server = make_server(store, host, port)
+    typer.echo(f"benchkg SPARQL endpoint on http://{host}:{server.server_address[1]}/query "
+               f"(query page at /); Ctrl-C stops it", err=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
 def main() -> None:
     """Entry point of the ``benchkg`` script."""
     app()

@@ -1,30 +1,103 @@
-"""Remote SPARQL 1.1 stores: queries through SPARQLWrapper with the same binding and output as
-the embedded store. Credentials come only from the environment and are never printed.
+"""Remote SPARQL 1.1 stores: push the graph through the Graph Store HTTP Protocol (or SPARQL
+Update), and run queries through SPARQLWrapper with the same binding and output as embedded.
+
+Credentials come only from the environment (BENCHKG_USER/BENCHKG_PASSWORD, or BENCHKG_TOKEN for a
+bearer token) and are never printed. Requests time out, and 5xx answers and connection errors are
+retried with exponential backoff.
 """
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
 
 from .errors import StoreError
 from .queries import Results, bound_text, find_query
-from .vocab import DEFAULT_BASE
+from .vocab import BK, DEFAULT_BASE
+
+RETRIES = 3
+BACKOFF_S = 0.5
+TIMEOUT_S = 30.0
+_HASH = BK + "contentHash"
+_PENDING = "pending"
 
 
-def _wrapper(endpoint: str, timeout: float):
-    from SPARQLWrapper import JSON, SPARQLWrapper
+def manifest_graph_iri(base: str = DEFAULT_BASE) -> str:
+    """The remote graph that records what was pushed (graph IRI -> content hash)."""
+    return f"{base}graph/push-manifest"
 
-    client = SPARQLWrapper(endpoint)
-    client.setReturnFormat(JSON)
-    client.setTimeout(int(timeout))
-    client.setMethod("POST")
+
+def _auth_header() -> dict[str, str]:
     token = os.environ.get("BENCHKG_TOKEN")
-    user, password = os.environ.get("BENCHKG_USER"), os.environ.get("BENCHKG_PASSWORD")
     if token:
-        client.addCustomHttpHeader("Authorization", f"Bearer {token}")
-    elif user and password:
-        client.setCredentials(user, password)
-    return client
+        return {"Authorization": f"Bearer {token}"}
+    user, password = os.environ.get("BENCHKG_USER"), os.environ.get("BENCHKG_PASSWORD")
+    if user and password:
+        pair = base64.b64encode(f"{user}:{password}".encode()).decode()
+        return {"Authorization": f"Basic {pair}"}
+    return {}
 
+
+def safe_url(url: str) -> str:
+    """A URL fit to print: any user:password@ removed.
+
+    >>> safe_url("http://bob:secret@127.0.0.1:7878/query")
+    'http://127.0.0.1:7878/query'
+    """
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
+
+
+def _explain(url: str, code: int, reason: str, body: str = "") -> StoreError:
+    where = safe_url(url)
+    if code in (401, 403):
+        return StoreError(f"{where} refused access (HTTP {code}): set BENCHKG_USER and BENCHKG_PASSWORD, "
+                          f"or BENCHKG_TOKEN, to credentials it accepts")
+    if code == 404:
+        return StoreError(f"{where} was not found (HTTP 404): check the endpoint URL "
+                          f"(Oxigraph: /query, /update, /store; Fuseki: /<dataset>/sparql, /update, /data)")
+    detail = f": {body.strip()[:300]}" if body.strip() else ""
+    return StoreError(f"{where} answered HTTP {code} {reason}{detail}")
+
+
+def http(method: str, url: str, body: bytes | None = None, headers: dict | None = None,
+         timeout: float = TIMEOUT_S) -> tuple[int, bytes]:
+    """One HTTP request with auth, a timeout, and retries with backoff on 5xx and connection errors.
+
+    :raises StoreError: unreachable after retries, or a 4xx/5xx answer, with what to do.
+    """
+    headers = {**(headers or {}), **_auth_header()}
+    delay = BACKOFF_S
+    for attempt in range(RETRIES):
+        request = urllib.request.Request(url, data=body, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                return response.status, response.read()
+        except urllib.error.HTTPError as e:
+            text = e.read().decode("utf-8", "replace") if e.fp else ""
+            if e.code >= 500 and attempt < RETRIES - 1:
+                time.sleep(delay)
+                delay *= 2
+                continue
+            raise _explain(url, e.code, e.reason, text) from None
+        except (urllib.error.URLError, OSError) as e:
+            if attempt < RETRIES - 1:
+                time.sleep(delay)
+                delay *= 2
+                continue
+            reason = getattr(e, "reason", e)
+            raise StoreError(f"cannot reach {safe_url(url)}: {reason}. Is the store running, and is this its URL?") from None
+    raise AssertionError("unreachable")
+
+
+# ---------------------------------------------------------------- queries
 
 def term_from_json(binding: dict):
     """A pyoxigraph term from one SPARQL JSON results binding.
@@ -46,25 +119,45 @@ def term_from_json(binding: dict):
     return Literal(binding["value"])
 
 
-def run_remote_sparql(endpoint: str, text: str, timeout: float = 30) -> Results:
-    """Run SELECT text on a SPARQL 1.1 endpoint and return rows of pyoxigraph terms."""
-    from urllib.error import HTTPError, URLError
+def run_remote_sparql(endpoint: str, text: str, timeout: float = TIMEOUT_S) -> Results:
+    """Run SELECT text on a SPARQL 1.1 endpoint through SPARQLWrapper; rows of pyoxigraph terms."""
+    from SPARQLWrapper import JSON, POST, SPARQLWrapper
 
-    client = _wrapper(endpoint, timeout)
+    client = SPARQLWrapper(endpoint)
+    client.setReturnFormat(JSON)
+    client.setTimeout(int(timeout))
+    client.setMethod(POST)
+    for name, value in _auth_header().items():
+        client.addCustomHttpHeader(name, value)
     client.setQuery(text)
-    try:
-        data = client.query().convert()
-    except HTTPError as e:
-        if e.code in (401, 403):
-            raise StoreError(f"{endpoint} refused the query (HTTP {e.code}): set BENCHKG_USER and "
-                             f"BENCHKG_PASSWORD, or BENCHKG_TOKEN, to credentials it accepts") from None
-        raise StoreError(f"{endpoint} answered HTTP {e.code} {e.reason}") from None
-    except (URLError, OSError) as e:
-        reason = getattr(e, "reason", e)
-        raise StoreError(f"cannot reach {endpoint}: {reason}. Is the store running and the URL its query endpoint?") from None
-    except Exception as e:  # SPARQLWrapper raises its own exception family for 400/404/500
-        name = type(e).__name__
-        raise StoreError(f"{endpoint} rejected the query ({name}): {str(e).splitlines()[0][:300]}") from None
+    delay = BACKOFF_S
+    for attempt in range(RETRIES):
+        try:
+            data = client.query().convert()
+            break
+        except urllib.error.HTTPError as e:
+            if e.code >= 500 and attempt < RETRIES - 1:
+                time.sleep(delay)
+                delay *= 2
+                continue
+            raise _explain(endpoint, e.code, e.reason) from None
+        except (urllib.error.URLError, OSError) as e:
+            if attempt < RETRIES - 1:
+                time.sleep(delay)
+                delay *= 2
+                continue
+            raise StoreError(f"cannot reach {safe_url(endpoint)}: {getattr(e, 'reason', e)}. "
+                             f"Is the store running, and is this its query URL?") from None
+        except Exception as e:  # SPARQLWrapper's own exceptions for 400, 401, 404, 500…
+            code = {"Unauthorized": 401, "EndPointNotFound": 404, "EndPointInternalError": 500}.get(type(e).__name__)
+            if code == 500 and attempt < RETRIES - 1:
+                time.sleep(delay)
+                delay *= 2
+                continue
+            if code:
+                raise _explain(endpoint, code, type(e).__name__) from None
+            raise StoreError(f"{safe_url(endpoint)} rejected the query ({type(e).__name__}): "
+                             f"{str(e).splitlines()[0][:300]}") from None
     names = data.get("head", {}).get("vars", [])
     rows = [{k: term_from_json(v) for k, v in b.items()} for b in data.get("results", {}).get("bindings", [])]
     return Results(names, rows)
@@ -74,8 +167,139 @@ def run_remote_query(endpoint: str, name_or_file: str, params: dict[str, str] | 
                      base: str = DEFAULT_BASE) -> Results:
     """Run a saved query on a remote endpoint, bound exactly as embedded.
 
-    The store must answer queries over the union of its named graphs in its default graph
-    (Oxigraph server ``--union-default-graph``; Fuseki ``tdb2:unionDefaultGraph true``).
+    The store must answer queries over the union of its named graphs (Oxigraph server
+    ``--union-default-graph``; Fuseki ``tdb2:unionDefaultGraph true``).
     """
     query = find_query(name_or_file)
     return run_remote_sparql(endpoint, bound_text(query, params or {}, base))
+
+
+# ---------------------------------------------------------------- push
+
+@dataclass
+class PushResult:
+    """What a push sent."""
+
+    sent: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    requests: int = 0
+
+
+def graph_payloads(store, base: str = DEFAULT_BASE) -> dict[str, bytes]:
+    """N-Triples of every graph to publish (records, caveats, ontology), sorted so equal graphs
+    give equal bytes and so equal hashes."""
+    from pyoxigraph import NamedNode, RdfFormat, serialize
+
+    from .store import ONTOLOGY_GRAPH, content_graphs
+
+    graphs = content_graphs(store, base) + [NamedNode(ONTOLOGY_GRAPH)]
+    out = {}
+    for graph in graphs:
+        triples = sorted((q.triple for q in store.quads_for_pattern(None, None, None, graph)), key=str)
+        out[graph.value] = serialize(triples, format=RdfFormat.N_TRIPLES) or b""
+    return out
+
+
+def guess_gsp(endpoint: str) -> str:
+    """The Graph Store endpoint beside a query endpoint (Oxigraph /query -> /store, Fuseki
+    /<ds>/sparql or /<ds>/query -> /<ds>/data).
+
+    >>> guess_gsp("http://127.0.0.1:7878/query"), guess_gsp("http://h:3030/ds/sparql")
+    ('http://127.0.0.1:7878/store', 'http://h:3030/ds/data')
+    """
+    parts = urllib.parse.urlsplit(endpoint)
+    path = parts.path.rstrip("/")
+    head, _, last = path.rpartition("/")
+    if last == "query" and not head:
+        new = "/store"
+    elif last in ("sparql", "query"):
+        new = f"{head}/data"
+    else:
+        raise StoreError(f"cannot tell the Graph Store endpoint of {safe_url(endpoint)}; pass --gsp URL, "
+                         f"or --update-endpoint URL for a store without the Graph Store Protocol")
+    return urllib.parse.urlunsplit(parts._replace(path=new))
+
+
+def remote_manifest(endpoint: str, base: str = DEFAULT_BASE) -> dict[str, str]:
+    """graph IRI -> content hash, as the last push recorded it on the store."""
+    rows = run_remote_sparql(endpoint, f"""SELECT ?g ?h WHERE {{ GRAPH <{manifest_graph_iri(base)}> {{
+        ?g <{_HASH}> ?h }} }}""").rows
+    return {r["g"].value: r["h"].value for r in rows}
+
+
+def _manifest_nt(entries: dict[str, str]) -> bytes:
+    from pyoxigraph import Literal, NamedNode, RdfFormat, Triple, serialize
+
+    triples = [Triple(NamedNode(g), NamedNode(_HASH), Literal(h)) for g, h in sorted(entries.items())]
+    return serialize(triples, format=RdfFormat.N_TRIPLES) or b""
+
+
+class _Writer:
+    """Replaces or drops one graph, through the Graph Store Protocol or SPARQL Update."""
+
+    def __init__(self, gsp: str | None, update: str | None):
+        self.gsp, self.update = gsp, update
+        self.requests = 0
+
+    def put(self, graph: str, ntriples: bytes) -> None:
+        self.requests += 1
+        if self.update:
+            body = f"DROP SILENT GRAPH <{graph}> ;\nINSERT DATA {{ GRAPH <{graph}> {{\n".encode() + ntriples + b"}}"
+            http("POST", self.update, body, {"Content-Type": "application/sparql-update"})
+        else:
+            url = f"{self.gsp}?graph={urllib.parse.quote(graph, safe='')}"
+            http("PUT", url, ntriples, {"Content-Type": "application/n-triples"})
+
+    def drop(self, graph: str) -> None:
+        self.requests += 1
+        if self.update:
+            http("POST", self.update, f"DROP SILENT GRAPH <{graph}>".encode(),
+                 {"Content-Type": "application/sparql-update"})
+            return
+        try:
+            http("DELETE", f"{self.gsp}?graph={urllib.parse.quote(graph, safe='')}")
+        except StoreError as e:
+            if "HTTP 404" not in str(e):  # already gone: what we wanted
+                raise
+
+
+def push_graph(store, endpoint: str, *, gsp: str | None = None, update_endpoint: str | None = None,
+               base: str = DEFAULT_BASE, progress=None) -> PushResult:
+    """Make the remote store hold exactly the embedded graph, sending only what changed.
+
+    Each record graph is replaced whole (GSP PUT, or DROP + INSERT DATA in one update), so every
+    graph on the store is old or new, never half. The push manifest graph on the store lists
+    every graph sent; it is written first with the graphs about to change marked pending, and
+    last with their hashes, so a push cut off anywhere is finished by the next one.
+
+    :raises StoreError: unreachable store, refused credentials, missing endpoint, rejected data.
+    """
+    if not update_endpoint:
+        gsp = gsp or guess_gsp(endpoint)
+    writer = _Writer(gsp, update_endpoint)
+    payloads = graph_payloads(store, base)
+    hashes = {g: hashlib.sha256(nt).hexdigest() for g, nt in payloads.items()}
+    before = remote_manifest(endpoint, base)
+    to_send = sorted(g for g in payloads if before.get(g) != hashes[g])
+    to_drop = sorted(g for g in before if g not in payloads)
+    result = PushResult(unchanged=len(payloads) - len(to_send))
+    if not to_send and not to_drop:
+        return result
+    manifest = manifest_graph_iri(base)
+    pending = {**before, **{g: _PENDING for g in to_send}}
+    writer.put(manifest, _manifest_nt(pending))
+    total = len(to_send) + len(to_drop)
+    for n, graph in enumerate(to_send, 1):
+        writer.put(graph, payloads[graph])
+        result.sent.append(graph)
+        if progress:
+            progress(n, total)
+    for n, graph in enumerate(to_drop, len(to_send) + 1):
+        writer.drop(graph)
+        result.deleted.append(graph)
+        if progress:
+            progress(n, total)
+    writer.put(manifest, _manifest_nt(hashes))
+    result.requests = writer.requests
+    return result

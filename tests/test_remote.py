@@ -1,0 +1,231 @@
+"""Remote stores, against a real Oxigraph server on 127.0.0.1 (the `oxigraph` package from PyPI):
+push, query, serve; a server killed mid-push; refused credentials; an unreachable endpoint."""
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+
+import pytest
+
+from benchkg.errors import StoreError
+from benchkg.queries import run_query
+from benchkg.remote import graph_payloads, push_graph, run_remote_query, run_remote_sparql
+from benchkg.results import to_csv
+from benchkg.serve import make_server
+from benchkg.store import build_graph
+
+from conftest import DATA, FIXTURES, cli
+from test_query_graph import CASES, normalise
+
+OXIGRAPH = Path(sys.executable).parent / "oxigraph"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """An `oxigraph serve` process on loopback, restartable on the same data folder."""
+
+    def __init__(self, location: Path):
+        self.location, self.port, self.proc = location, free_port(), None
+
+    @property
+    def query(self) -> str:
+        return f"http://127.0.0.1:{self.port}/query"
+
+    def start(self) -> "Server":
+        self.proc = subprocess.Popen([str(OXIGRAPH), "serve", "--location", str(self.location),
+                                      "--bind", f"127.0.0.1:{self.port}", "--union-default-graph"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/query?query=ASK%7B%7D", timeout=1)
+                return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("oxigraph server did not start")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = Server(tmp_path / "oxigraph").start()
+    yield s
+    s.kill()
+
+
+@pytest.fixture(scope="module")
+def graph_data(tmp_path_factory):
+    data = tmp_path_factory.mktemp("remote") / "data"
+    shutil.copytree(DATA, data)
+    for path in (FIXTURES / "query-graph").glob("*/*.json"):
+        shutil.copyfile(path, data / path.parent.name / path.name)
+    return data
+
+
+def remote_quads(endpoint: str) -> set[tuple[str, str, str, str]]:
+    rows = run_remote_sparql(endpoint, "SELECT ?g ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } }").rows
+    return {(str(r["g"]), str(r["s"]), str(r["p"]), str(r["o"])) for r in rows
+            if not r["g"].value.endswith("/graph/push-manifest")}
+
+
+def local_quads(store) -> set[tuple[str, str, str, str]]:
+    out = set()
+    from pyoxigraph import RdfFormat, parse
+
+    for graph, nt in graph_payloads(store).items():
+        for t in parse(nt, format=RdfFormat.N_TRIPLES):
+            out.add((f"<{graph}>", str(t.subject), str(t.predicate), str(t.object)))
+    return out
+
+
+def test_every_saved_query_answers_the_same_embedded_and_remote(server, graph_data):
+    store = build_graph(graph_data, persist=False).store
+    push_graph(store, server.query)
+    for case in CASES:
+        embedded = to_csv(run_query(store, case["query"], case["params"]))
+        remote = to_csv(run_remote_query(server.query, case["query"], case["params"]))
+        assert normalise(remote) == normalise(embedded), case["query"]
+
+
+def test_push_twice_sends_nothing_the_second_time(server, graph_data):
+    store = build_graph(graph_data, persist=False).store
+    first = push_graph(store, server.query)
+    assert len(first.sent) == len(graph_payloads(store)) and first.requests == len(first.sent) + 2
+    state = remote_quads(server.query)
+    assert state == local_quads(store)
+    second = push_graph(store, server.query)
+    assert (second.sent, second.deleted, second.requests) == ([], [], 0)
+    assert remote_quads(server.query) == state
+
+
+def test_deleted_record_graph_is_removed(server, tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    push_graph(build_graph(data, persist=False).store, server.query)
+    (data / "formats" / "fp8.json").unlink()
+    store = build_graph(data, persist=False).store
+    result = push_graph(store, server.query)
+    assert result.deleted == ["https://w3id.org/benchkg/id/formats/fp8"]
+    assert remote_quads(server.query) == local_quads(store)
+
+
+def test_server_killed_mid_push_then_push_again_converges(tmp_path, graph_data):
+    server = Server(tmp_path / "oxigraph").start()
+    try:
+        store = build_graph(graph_data, persist=False).store
+
+        def kill_at_ten(done, total):
+            if done == 10:
+                server.kill()
+
+        with pytest.raises(StoreError, match="cannot reach"):
+            push_graph(store, server.query, progress=kill_at_ten)
+        server.start()
+        partial = remote_quads(server.query)
+        assert partial and partial != local_quads(store)
+        push_graph(store, server.query)
+        assert remote_quads(server.query) == local_quads(store)
+    finally:
+        server.kill()
+
+
+def test_push_with_sparql_update(server, graph_data):
+    store = build_graph(graph_data, persist=False).store
+    result = push_graph(store, server.query, update_endpoint=server.query.replace("/query", "/update"))
+    assert result.sent and remote_quads(server.query) == local_quads(store)
+
+
+def test_cli_push_and_remote_query(server, graph_data):
+    result = cli("push", "--endpoint", server.query, "--data", graph_data)
+    assert result.exit_code == 0 and "graphs sent" in result.stdout
+    again = cli("push", "--endpoint", server.query, "--data", graph_data)
+    assert "0 graphs sent, 0 deleted" in again.stdout
+    remote = cli("query", "leaderboard", "--format", "csv", "--endpoint", server.query, "--data", graph_data)
+    local = cli("query", "leaderboard", "--format", "csv", "--data", graph_data)
+    assert remote.exit_code == 0 and normalise(remote.stdout) == normalise(local.stdout)
+
+
+def test_unreachable_endpoint_exits_2(graph_data):
+    url = f"http://127.0.0.1:{free_port()}/query"
+    for args in (["push", "--endpoint", url], ["query", "leaderboard", "--endpoint", url]):
+        result = cli(*args, "--data", graph_data)
+        assert result.exit_code == 2
+        assert f"cannot reach {url}" in result.stderr and "Is the store running" in result.stderr
+
+
+def test_missing_endpoint_path_exits_2(server, graph_data):
+    result = cli("query", "leaderboard", "--endpoint", server.query.replace("/query", "/nope"), "--data", graph_data)
+    assert result.exit_code == 2 and "HTTP 404" in result.stderr
+
+
+class Refuse(BaseHTTPRequestHandler):
+    """A stub that answers every request 401 (the one case a real server is not used for)."""
+
+    def _refuse(self):
+        self.send_response(401)
+        self.send_header("WWW-Authenticate", 'Basic realm="x"')
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    do_GET = do_POST = do_PUT = _refuse
+
+    def log_message(self, *args):
+        pass
+
+
+def test_401_names_the_variables_and_never_prints_the_secret(graph_data):
+    stub = HTTPServer(("127.0.0.1", 0), Refuse)
+    threading.Thread(target=stub.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{stub.server_address[1]}/query"
+        env = {"BENCHKG_USER": "analyst", "BENCHKG_PASSWORD": "s3cret-pw"}
+        for args in (["push", "--endpoint", url], ["query", "leaderboard", "--endpoint", url]):
+            result = cli(*args, "--data", graph_data, env=env)
+            assert result.exit_code == 2
+            assert "BENCHKG_USER" in result.stderr and "BENCHKG_PASSWORD" in result.stderr and "BENCHKG_TOKEN" in result.stderr
+            assert "s3cret-pw" not in result.stdout + result.stderr
+    finally:
+        stub.shutdown()
+
+
+def test_serve_answers_the_saved_queries_read_only(graph_data):
+    store = build_graph(graph_data, persist=False).store
+    server = make_server(store, port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/query"
+        for case in CASES:
+            remote = to_csv(run_remote_query(url, case["query"], case["params"]))
+            assert normalise(remote) == normalise(to_csv(run_query(store, case["query"], case["params"])))
+        page = urllib.request.urlopen(url.replace("/query", "/")).read().decode()
+        assert "<form" in page and "textarea" in page
+        request = urllib.request.Request(url.replace("/query", "/update"), data=b"update=DROP ALL", method="POST")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request)
+        assert refused.value.code == 403
+        html = urllib.request.urlopen(url + "?format=html&query=" + urllib.parse.quote(
+            "SELECT (COUNT(*) AS ?n) WHERE { ?s a <https://w3id.org/benchkg/ontology#Benchmark> }")).read().decode()
+        n = sum(1 for _ in graph_data.glob("benchmarks/*.json"))
+        assert f"<td>{n}</td>" in html
+        assert server.server_address[0] == "127.0.0.1"
+    finally:
+        server.shutdown()
