@@ -48,7 +48,7 @@ def corpus(tmp_path_factory):
             target.parent.mkdir(exist_ok=True)
             shutil.copyfile(case / rel, target)
     store = build_graph(data, persist=False).store
-    return data, validate_graph(store, data).findings
+    return data, validate_graph(store, data).findings, store
 
 
 def findings_of(case: Path, data: Path, findings) -> list[str]:
@@ -65,8 +65,15 @@ def test_every_shape_has_a_passing_and_a_failing_fixture():
     assert set(by_shape) <= shape_names(), "fixtures for a shape that does not exist"
 
 
+def test_fast_engine_finds_exactly_what_pyshacl_finds(corpus):
+    data, findings, store = corpus
+    reference = validate_graph(store, data, engine="pyshacl").findings
+    assert len(findings) > 60
+    assert findings == reference
+
+
 def test_seed_data_is_untouched_by_fixtures(corpus):
-    data, findings = corpus
+    data, findings, _ = corpus
     seed = {str(data / p.relative_to(DATA)) for p in DATA.glob("*/*.json")}
     assert not [f for f in findings if f.file in seed and f.severity != "info"
                 and "samples-times-tokens" not in f.shape]
@@ -74,7 +81,7 @@ def test_seed_data_is_untouched_by_fixtures(corpus):
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_fixture(case, corpus):
-    data, findings = corpus
+    data, findings, _ = corpus
     got = findings_of(case, data, findings)
     shape = case.parent.name
     if case.name.startswith("valid-"):

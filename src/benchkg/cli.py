@@ -101,15 +101,18 @@ def build(data: Path = DataOpt):
 @app.command()
 def validate(data: Path = DataOpt,
              format: ValidateFormat = typer.Option(ValidateFormat.text, "--format", "-f", help="Report format."),
-             strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too.")):
+             strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
+             engine: str = typer.Option("fast", "--engine", help="fast (SPARQL on the store) or pyshacl (the reference, slow).")):
     """Check the records against the conventions in shapes/; exit 1 on a violation.
 
     Example: benchkg validate --format github --strict
     """
     from .validate import FORMATS, validate_graph
 
+    if engine not in ("fast", "pyshacl"):
+        _fail(f"--engine is fast or pyshacl, not {engine!r}")
     store = _build(data).store
-    report = _run(lambda: validate_graph(store, data))
+    report = _run(lambda: validate_graph(store, data, engine=engine))
     del store  # close the store before exiting: Exit's traceback would keep it open
     typer.echo(FORMATS[format.value](report))
     raise typer.Exit(report.exit_code(strict))

@@ -48,7 +48,7 @@ class Report:
     """All findings of one validation, and the raw SHACL report."""
 
     findings: list[Finding]
-    shacl_report: object = None  # rdflib.Graph of the sh:ValidationReport
+    shacl_report: object = None  # the sh:ValidationReport: an rdflib.Graph, or a callable making one
 
     def count(self, severity: str) -> int:
         return sum(f.severity == severity for f in self.findings)
@@ -90,22 +90,52 @@ def data_graph(store, base: str = DEFAULT_BASE):
     return graph
 
 
+@dataclass(frozen=True)
+class RawResult:
+    """One SHACL result before it is located in a record: terms as plain strings."""
+
+    focus: str
+    path: str  # predicate IRI, or "" for a complex path
+    value: str | None
+    shape: str  # the named shape (a nested property shape reports as its parent)
+    severity: str
+    message: str
+
+
 def validate_graph(store, data_dir: Path, *, base: str = DEFAULT_BASE,
-                   shapes_dir: Path = SHAPES_DIR) -> Report:
+                   shapes_dir: Path = SHAPES_DIR, engine: str = "fast") -> Report:
     """Validate the store built from ``data_dir`` and return findings located in the records.
+
+    ``engine="fast"`` runs every shape as whole-graph SPARQL on the store (:mod:`benchkg.fastshacl`);
+    ``engine="pyshacl"`` runs pyshacl, the reference the tests hold the fast engine to.
 
     >>> from benchkg.store import build_graph
     >>> from benchkg.resources import ROOT
     >>> built = build_graph(ROOT / "data", persist=False)
     >>> report = validate_graph(built.store, ROOT / "data")
-    >>> report.exit_code(), report.count("violation")
-    (0, 0)
+    >>> report.exit_code(), report.count("violation"), report.count("warning")
+    (0, 0, 1)
     """
+    shapes = load_shapes(shapes_dir)
+    if engine == "pyshacl":
+        raw, report_graph = run_pyshacl(store, shapes, base)
+    else:
+        from .fastshacl import run_fast
+
+        raw = run_fast(store, shapes)
+        report_graph = None
+    report = Report(locate(raw, Path(data_dir), base), report_graph)
+    if report_graph is None:
+        report.shacl_report = lambda: report_graph_of(raw)
+    return report
+
+
+def run_pyshacl(store, shapes, base: str = DEFAULT_BASE):
+    """pyshacl on the dataset as one rdflib graph; returns (raw results, the report graph)."""
     from concurrent.futures import ThreadPoolExecutor
 
     from pyshacl import validate
 
-    shapes = load_shapes(shapes_dir)
     graph = data_graph(store, base)
     # pyshacl keeps some of its frames alive after it returns, and with them every caller frame
     # (and so an open on-disk store, whose lock then blocks the next command in this process).
@@ -113,31 +143,68 @@ def validate_graph(store, data_dir: Path, *, base: str = DEFAULT_BASE,
     with ThreadPoolExecutor(max_workers=1) as pool:
         _conforms, results, _text = pool.submit(validate, graph, shacl_graph=shapes, inference="none",
                                                 advanced=True, allow_warnings=True).result()
-    return Report(findings_from_report(results, shapes, Path(data_dir), base), results)
+    return raw_from_report(results, shapes), results
 
 
-def findings_from_report(results, shapes, data_dir: Path, base: str = DEFAULT_BASE) -> list[Finding]:
-    """Turn a SHACL validation report (rdflib graph) into located findings, sorted by file and line."""
+def raw_from_report(results, shapes) -> list[RawResult]:
+    """The results of a SHACL validation report (rdflib graph)."""
     from rdflib import BNode, Namespace, URIRef
     from rdflib.namespace import RDF
 
     sh = Namespace(SH)
-    records: dict[str, object] = {}
-    findings: set[Finding] = set()
-    prefix = f"{base}id/"
+    out = []
     for result in results.subjects(RDF.type, sh.ValidationResult):
-        focus = str(results.value(result, sh.focusNode))
         path = results.value(result, sh.resultPath)
         value = results.value(result, sh.value)
         shape = results.value(result, sh.sourceShape)
-        severity = SEVERITIES.get(str(results.value(result, sh.resultSeverity)), "violation")
         message = str(results.value(result, sh.resultMessage) or "")
         if isinstance(shape, BNode):
             shape = shapes.value(None, sh.property, shape) or shape
             if not message or message.startswith(("Less than", "More than", "Value ")):
                 message = str(shapes.value(shape, sh.message) or message)
-        shape_name = re.split(r"[#/]", str(shape))[-1] if isinstance(shape, URIRef) else "shape"
-        iri, _, fragment = focus.partition("#")
+        out.append(RawResult(str(results.value(result, sh.focusNode)),
+                             str(path) if isinstance(path, URIRef) else "",
+                             str(value) if value is not None else None,
+                             re.split(r"[#/]", str(shape))[-1] if isinstance(shape, URIRef) else "shape",
+                             SEVERITIES.get(str(results.value(result, sh.resultSeverity)), "violation"),
+                             message))
+    return out
+
+
+def report_graph_of(raw: list[RawResult]):
+    """An sh:ValidationReport (rdflib graph) for results found by the fast engine."""
+    from rdflib import BNode, Graph, Literal, Namespace, URIRef
+    from rdflib.namespace import RDF
+
+    sh = Namespace(SH)
+    graph = Graph()
+    graph.bind("sh", sh)
+    report = BNode()
+    graph.add((report, RDF.type, sh.ValidationReport))
+    graph.add((report, sh.conforms, Literal(not any(r.severity == "violation" for r in raw))))
+    level = {v: k for k, v in SEVERITIES.items()}
+    for r in raw:
+        node = BNode()
+        graph.add((report, sh.result, node))
+        graph.add((node, RDF.type, sh.ValidationResult))
+        graph.add((node, sh.focusNode, URIRef(r.focus)))
+        graph.add((node, sh.resultSeverity, URIRef(level[r.severity])))
+        graph.add((node, sh.sourceShape, URIRef("https://w3id.org/benchkg/shapes#" + r.shape)))
+        graph.add((node, sh.resultMessage, Literal(r.message)))
+        if r.path:
+            graph.add((node, sh.resultPath, URIRef(r.path)))
+        if r.value is not None:
+            graph.add((node, sh.value, URIRef(r.value) if re.match(r"^https?://", r.value) else Literal(r.value)))
+    return graph
+
+
+def locate(raw: list[RawResult], data_dir: Path, base: str = DEFAULT_BASE) -> list[Finding]:
+    """Findings located in the record files: file, line, JSON pointer; sorted by file and line."""
+    records: dict[str, object] = {}
+    findings: set[Finding] = set()
+    prefix = f"{base}id/"
+    for r in raw:
+        iri, _, fragment = r.focus.partition("#")
         key = iri[len(prefix):] if iri.startswith(prefix) else iri
         kind, _, record_id = key.partition("/")
         file = data_dir / kind / f"{record_id}.json"
@@ -147,16 +214,15 @@ def findings_from_report(results, shapes, data_dir: Path, base: str = DEFAULT_BA
                 record = records[key] = read_record(file, kind)
             except InputError:
                 record = None
-        pred = str(path) if isinstance(path, URIRef) else ""
-        pointer = pointer_of(fragment, pred, str(value) if value is not None else None, record) if record else ""
+        pointer = pointer_of(fragment, r.path, r.value, record) if record else ""
         line = record.line(pointer) if record else 0
-        if value is not None:  # pyshacl fills {?value} only for SPARQL constraints
-            message = message.replace("{?value}", str(value))
-            if shape_name.startswith("ref-"):
-                message += suggest_id(data_dir, str(value), base)
-        message = message.replace("{$this}", focus)
-        findings.add(Finding(str(file), line, pointer, severity, shape_name,
-                             readable(message, base), key))
+        message = r.message
+        if r.value is not None:  # pyshacl fills {?value} only for SPARQL constraints
+            message = message.replace("{?value}", r.value)
+            if r.shape.startswith("ref-"):
+                message += suggest_id(data_dir, r.value, base)
+        message = message.replace("{$this}", r.focus)
+        findings.add(Finding(str(file), line, pointer, r.severity, r.shape, readable(message, base), key))
     return sorted(findings, key=lambda f: (f.file, f.line, f.pointer, SEVERITY_ORDER[f.severity], f.shape))
 
 
@@ -220,7 +286,8 @@ def format_json(report: Report) -> str:
 
 
 def format_turtle(report: Report) -> str:
-    return report.shacl_report.serialize(format="turtle")
+    graph = report.shacl_report() if callable(report.shacl_report) else report.shacl_report
+    return graph.serialize(format="turtle")
 
 
 def _gh_escape(text: str, prop: bool = False) -> str:

@@ -1,0 +1,188 @@
+"""The shapes in ``shapes/`` run as whole-graph SPARQL on the Oxigraph store.
+
+pyshacl evaluates constraints focus node by focus node in Python and re-parses every SPARQL
+constraint for every node: minutes for tens of thousands of claims. Each shape here becomes one
+or a few SPARQL queries over the whole store instead, so Oxigraph does the joins. Only the SHACL
+that benchkg's shapes use is compiled (targets: class, subjects-of, objects-of; paths: a
+predicate or an alternative path; constraints: min/maxCount, datatype, min/maxInclusive,
+pattern, minLength, in, class, lessThanOrEquals, SPARQL SELECT); anything else is refused
+loudly, and the tests hold the results equal to pyshacl's on every fixture.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import QueryError
+from .validate import SEVERITIES, RawResult
+
+SH = "http://www.w3.org/ns/shacl#"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+SUBCLASS = "http://www.w3.org/2000/01/rdf-schema#subClassOf"
+SUPPORTED = {"minCount", "maxCount", "datatype", "minInclusive", "maxInclusive", "pattern", "minLength",
+             "in", "class", "lessThanOrEquals"}
+IGNORED = {"path", "message", "severity", "targetClass", "targetSubjectsOf", "targetObjectsOf", "property",
+           "sparql", "name", "description", "order", "group"}
+
+
+@dataclass
+class Check:
+    """One compiled query: each solution is one result of ``shape``."""
+
+    shape: str
+    severity: str
+    message: str
+    query: str
+    path: str = ""  # the result path when the query does not bind ?path
+
+
+def _n3(term) -> str:
+    return term.n3()
+
+
+def _local(iri) -> str:
+    return str(iri).rsplit("#", 1)[-1]
+
+
+def _targets(shapes, shape) -> str:
+    from rdflib import URIRef
+
+    parts = []
+    for c in shapes.objects(shape, URIRef(SH + "targetClass")):
+        parts.append(f"?this <{RDF_TYPE}>/<{SUBCLASS}>* {_n3(c)} .")
+    for p in shapes.objects(shape, URIRef(SH + "targetSubjectsOf")):
+        parts.append(f"?this {_n3(p)} ?_target .")
+    for p in shapes.objects(shape, URIRef(SH + "targetObjectsOf")):
+        parts.append(f"?_target {_n3(p)} ?this .")
+    if not parts:
+        raise QueryError(f"shape {_local(shape)} has no target the fast validator knows")
+    return "{ SELECT DISTINCT ?this WHERE { " + " UNION ".join("{ " + p + " }" for p in parts) + " } }"
+
+
+def _path(shapes, node) -> tuple[str, str]:
+    """(SPARQL path, result path IRI or '') of a property shape."""
+    from rdflib import BNode, URIRef
+    from rdflib.collection import Collection
+
+    path = shapes.value(node, URIRef(SH + "path"))
+    if isinstance(path, URIRef):
+        return _n3(path), str(path)
+    alternatives = shapes.value(path, URIRef(SH + "alternativePath")) if isinstance(path, BNode) else None
+    if alternatives is None:
+        raise QueryError(f"a path of shape {_local(node)} is not a predicate or an alternative path")
+    return "(" + "|".join(_n3(p) for p in Collection(shapes, alternatives)) + ")", ""
+
+
+def _severity(shapes, node, default: str = "violation") -> str:
+    from rdflib import URIRef
+
+    value = shapes.value(node, URIRef(SH + "severity"))
+    return SEVERITIES.get(str(value), default) if value is not None else default
+
+
+def _property_checks(shapes, prop, name: str, targets: str, severity: str, message: str) -> list[Check]:
+    from rdflib import URIRef
+    from rdflib.collection import Collection
+
+    sparql_path, result_path = _path(shapes, prop)
+    checks = []
+
+    def add(body: str, select: str = "?this ?value") -> None:
+        checks.append(Check(name, severity, message,
+                            f"SELECT {select} WHERE {{ {targets} {body} }}", result_path))
+
+    for pred, obj in shapes.predicate_objects(prop):
+        key = str(pred)[len(SH):] if str(pred).startswith(SH) else None
+        if key is None or key in IGNORED:
+            continue
+        if key not in SUPPORTED:
+            raise QueryError(f"shape {name}: sh:{key} is not supported by the fast validator")
+        if key == "minCount":
+            checks.append(Check(name, severity, message,
+                                f"SELECT ?this WHERE {{ {targets} OPTIONAL {{ ?this {sparql_path} ?v }} }} "
+                                f"GROUP BY ?this HAVING (COUNT(DISTINCT ?v) < {int(obj)})", result_path))
+            continue
+        if key == "maxCount":
+            checks.append(Check(name, severity, message,
+                                f"SELECT ?this WHERE {{ {targets} ?this {sparql_path} ?v }} "
+                                f"GROUP BY ?this HAVING (COUNT(DISTINCT ?v) > {int(obj)})", result_path))
+            continue
+        value = f"?this {sparql_path} ?value ."
+        if key == "datatype":
+            add(f"{value} FILTER (!isLiteral(?value) || datatype(?value) != {_n3(obj)})")
+        elif key == "minInclusive":
+            add(f"{value} FILTER (COALESCE(!(?value >= {_n3(obj)}), true))")
+        elif key == "maxInclusive":
+            add(f"{value} FILTER (COALESCE(!(?value <= {_n3(obj)}), true))")
+        elif key == "pattern":
+            add(f"{value} FILTER (isBlank(?value) || !REGEX(STR(?value), {_n3(obj)}))")
+        elif key == "minLength":
+            add(f"{value} FILTER (isBlank(?value) || STRLEN(STR(?value)) < {int(obj)})")
+        elif key == "in":
+            allowed = ", ".join(_n3(v) for v in Collection(shapes, obj))
+            add(f"{value} FILTER (?value NOT IN ({allowed}))")
+        elif key == "class":
+            add(f"{value} FILTER NOT EXISTS {{ ?value <{RDF_TYPE}>/<{SUBCLASS}>* {_n3(obj)} }}")
+        elif key == "lessThanOrEquals":
+            add(f"{value} ?this {_n3(obj)} ?other . FILTER (COALESCE(!(?value <= ?other), true))")
+    return checks
+
+
+def compile_shapes(shapes) -> list[Check]:
+    """Every named shape of the shapes graph as SPARQL checks."""
+    from rdflib import URIRef
+    from rdflib.namespace import RDF
+
+    prefixes = {}
+    for declaration in shapes.objects(None, URIRef(SH + "declare")):
+        prefixes[str(shapes.value(declaration, URIRef(SH + "prefix")))] = str(
+            shapes.value(declaration, URIRef(SH + "namespace")))
+    header = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in sorted(prefixes.items()))
+    checks: list[Check] = []
+    named = sorted({s for kind in ("NodeShape", "PropertyShape")
+                    for s in shapes.subjects(RDF.type, URIRef(SH + kind)) if isinstance(s, URIRef)})
+    for shape in named:
+        name = _local(shape)
+        targets = _targets(shapes, shape)
+        severity = _severity(shapes, shape)
+        message = str(shapes.value(shape, URIRef(SH + "message")) or "")
+        if (shape, RDF.type, URIRef(SH + "PropertyShape")) in shapes:
+            checks += _property_checks(shapes, shape, name, targets, severity, message)
+        for prop in shapes.objects(shape, URIRef(SH + "property")):
+            own = str(shapes.value(prop, URIRef(SH + "message")) or message)
+            checks += _property_checks(shapes, prop, name, targets, _severity(shapes, prop), own)
+        for constraint in shapes.objects(shape, URIRef(SH + "sparql")):
+            select = str(shapes.value(constraint, URIRef(SH + "select")))
+            inner = select.replace("$this", "?this")
+            checks.append(Check(name, severity, message, f"{header}SELECT * WHERE {{ {targets} {{ {inner} }} }}"))
+    return checks
+
+
+def _text(term) -> str:
+    from pyoxigraph import BlankNode
+
+    return f"_:{term.value}" if isinstance(term, BlankNode) else term.value
+
+
+def run_fast(store, shapes) -> list[RawResult]:
+    """Run every shape on ``store`` (union of its graphs); results as pyshacl would give them."""
+    out: list[RawResult] = []
+    for check in compile_shapes(shapes):
+        try:
+            solutions = store.query(check.query, use_default_graph_as_union=True)
+        except SyntaxError as e:
+            raise QueryError(f"shape {check.shape}: compiled query does not parse: {e}") from e
+        names = [v.value for v in solutions.variables]
+        for s in solutions:
+            focus = _text(s["this"])
+            message = check.message
+            for name in names:
+                if name not in ("this", "value") and s[name] is not None:
+                    message = message.replace("{?" + name + "}", _text(s[name]))
+            value = s["value"] if "value" in names and s["value"] is not None else None
+            if value is None and "value" not in names and check.query.startswith(("PREFIX", "SELECT *")):
+                value_text = focus  # a SPARQL constraint without ?value reports the focus node
+            else:
+                value_text = _text(value) if value is not None else None
+            path = _text(s["path"]) if "path" in names and s["path"] is not None else check.path
+            out.append(RawResult(focus, path, value_text, check.shape, check.severity, message))
+    return out
