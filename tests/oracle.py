@@ -75,7 +75,8 @@ def server_offline_pairs(records) -> list[tuple]:
         for oid, o in claims.items():
             if s.get("scenario") != "server" or o.get("scenario") != "offline":
                 continue
-            key = ("model_id", "suite_id", "accelerator_count", "unit", "scope")
+            key = ("model_id", "suite_id", "accelerator_count", "unit", "scope", "submitter_id", "system_name",
+                   "accuracy_target")
             if all(s.get(k) == o.get(k) for k in key) and set(s["accelerator_ids"]) == set(o["accelerator_ids"]):
                 ratio = (Decimal(s["value"]) / Decimal(o["value"])).quantize(Decimal("0.0001"))
                 out.append((sid, oid, ratio, Decimal(s["value"]) > Decimal(o["value"])))

@@ -40,15 +40,26 @@ def corpus(tmp_path_factory):
     """(data dir, findings) for the seed data with every fixture laid over it."""
     data = tmp_path_factory.mktemp("conventions") / "data"
     shutil.copytree(DATA, data)
-    for case in CASES:
-        for rel in record_files(case):
-            target = data / rel
-            if target.exists():
-                assert target.read_bytes() == (case / rel).read_bytes(), f"{case_id(case)}: {rel} clashes"
-            target.parent.mkdir(exist_ok=True)
-            shutil.copyfile(case / rel, target)
+    overlay(data)
     store = build_graph(data, persist=False).store
     return data, validate_graph(store, data).findings, store
+
+
+def overlay(data: Path) -> None:
+    """Lay every fixture's records over ``data``: a record the data already has is kept (fixtures
+    may carry a model or accelerator the data gains later); two fixtures must agree on a shared file."""
+    placed: dict[Path, bytes] = {}
+    for case in CASES:
+        for rel in record_files(case):
+            target, content = data / rel, (case / rel).read_bytes()
+            if target in placed:
+                assert placed[target] == content, f"{case_id(case)}: {rel} clashes with another fixture"
+                continue
+            if target.exists():
+                continue
+            target.parent.mkdir(exist_ok=True)
+            target.write_bytes(content)
+            placed[target] = content
 
 
 def findings_of(case: Path, data: Path, findings) -> list[str]:
@@ -99,10 +110,7 @@ def regenerate() -> None:
 
     data = Path(tempfile.mkdtemp()) / "data"
     shutil.copytree(DATA, data)
-    for case in CASES:
-        for rel in record_files(case):
-            (data / rel).parent.mkdir(exist_ok=True)
-            shutil.copyfile(case / rel, data / rel)
+    overlay(data)
     findings = validate_graph(build_graph(data, persist=False).store, data).findings
     for case in CASES:
         if case.name.startswith("invalid-"):

@@ -102,3 +102,22 @@ def test_chart_refused_for_a_query_without_one(graph_data, tmp_path):
     result = cli("query", "gotchas-for", "--chart", tmp_path / "x.png", "--data", graph_data)
     assert result.exit_code == 2 and "has no chart; queries with charts: " in result.stderr
     assert not (tmp_path / "x.png").exists()
+
+
+def regenerate() -> None:
+    """Rewrite expected/*.csv from the current answers (review the diff before committing)."""
+    import tempfile
+    from pathlib import Path
+
+    data = Path(tempfile.mkdtemp()) / "data"
+    shutil.copytree(DATA, data)
+    for path in GRAPH.glob("*/*.json"):
+        shutil.copyfile(path, data / path.parent.name / path.name)
+    store = build_graph(data, persist=False).store
+    for case in CASES:
+        (GRAPH / "expected" / case["expected"]).write_text(to_csv(run_query(store, case["query"], case["params"])),
+                                                           newline="")
+
+
+if __name__ == "__main__":  # python tests/test_query_graph.py
+    regenerate()

@@ -273,6 +273,37 @@ def serve(port: int = typer.Option(7878, "--port", help="Port to listen on."),
         server.server_close()
 
 
+@app.command("import")
+def import_(source: str = typer.Argument(..., metavar="mlperf|epoch", help="What to import."),
+            paths: List[Path] = typer.Argument(..., help="MLPerf round folders (with summary_results.json), or Epoch's ml_hardware.csv."),
+            out: Path = typer.Option(Path("data"), "--out", envvar="BENCHKG_DATA", help="The records folder to write into.")):
+    """Turn third-party data into records in data/ (same input, same files, byte for byte).
+
+    Example: benchkg import mlperf ../shared/realdata/mlperf_inference_v6.0 --out data
+    """
+    from .importers.common import ImportReport
+
+    if source not in ("mlperf", "epoch"):
+        _fail(f"import takes mlperf or epoch, not {source!r}")
+    report = ImportReport()
+    if source == "mlperf":
+        from .importers.mlperf import import_mlperf
+
+        bar, cb = _progress()
+        try:
+            for path in paths:
+                _run(lambda: import_mlperf(path, out, report, progress=cb))
+        finally:
+            if bar:
+                bar.stop()
+    else:
+        from .importers.epoch import import_epoch
+
+        for path in paths:
+            _run(lambda: import_epoch(path, out, report))
+    typer.echo(report.text())
+
+
 def main() -> None:
     """Entry point of the ``benchkg`` script."""
     app()

@@ -99,6 +99,9 @@ class _Emitter:
         if spec.type == "list":
             for i, item in enumerate(value):
                 self.value(subject, item, spec.items, f"{pointer}/{i}")
+        elif spec.many and isinstance(value, list):
+            for item in value:
+                self.add(subject, self.pred(spec.pred), _term(item, spec, self.base))
         elif spec.type == "obj":
             node = self.node(pointer, spec.cls)
             self.add(subject, self.pred(spec.pred), node)
@@ -110,7 +113,7 @@ class _Emitter:
 def record_quads(record: Record, base: str = DEFAULT_BASE) -> list[Quad]:
     """The quads of one record, in its own named graph (the record's IRI).
 
-    A benchmark with an aggregate value and an accelerator count also gets a per-accelerator
+    A benchmark with an aggregate throughput and an accelerator count also gets a per-accelerator
     value, typed ``bk:DerivedValue`` and marked ``prov:wasDerivedFrom`` its headline result.
 
     >>> from pathlib import Path
@@ -138,7 +141,8 @@ def record_quads(record: Record, base: str = DEFAULT_BASE) -> list[Quad]:
         for key, value in headline.items():
             e.value(result, value, fields[key], f"/{key}")
         count = data.get("accelerator_count")
-        if data.get("scope") == "aggregate" and "value" in data and isinstance(count, int) and count > 0:
+        if (data.get("scope") == "aggregate" and data.get("metric", "throughput") == "throughput"
+                and "value" in data and isinstance(count, int) and count > 0):
             derived = e.node(DERIVED_FRAGMENT, "qudt:QuantityValue")
             e.add(derived, RDF_TYPE, e.pred("bk:DerivedValue"))
             e.add(subject, e.pred("bk:derivedValue"), derived)

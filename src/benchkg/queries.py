@@ -247,7 +247,8 @@ def run_query(store, name_or_file: str, params: dict[str, str] | None = None, *,
     >>> from benchkg.store import build_graph
     >>> from benchkg.resources import ROOT
     >>> store = build_graph(ROOT / "data", persist=False).store
-    >>> rows = run_query(store, "leaderboard", {"model": "llama2-70b", "scenario": "server"}).rows
+    >>> rows = run_query(store, "leaderboard", {"model": "llama2-70b", "scenario": "server",
+    ...                                         "suite": "mlperf-inference-v6.1"}).rows
     >>> rows[0]["value"].value, rows[0]["per_accelerator"].value
     ('910621.36', '12647.5189')
 

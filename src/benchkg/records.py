@@ -146,6 +146,11 @@ def _check_value(value, spec: Field, where: str) -> list[tuple[str, str]]:
         if not isinstance(value, dict):
             return [(where, f"expected an object, got {got}")]
         return check_fields(value, spec.fields, where)
+    if spec.many and isinstance(value, list):
+        out = []
+        for i, item in enumerate(value):
+            out.extend(_check_value(item, Field(spec.type, spec.pred, scheme=spec.scheme), f"{where}/{i}"))
+        return out
     if spec.type == "list":
         if not isinstance(value, list):
             return [(where, f"expected an array, got {got}")]

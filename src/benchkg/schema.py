@@ -44,6 +44,7 @@ class Field:
     items: "Field | None" = None
     fields: dict[str, "Field"] = dc_field(default_factory=dict)
     cls: str | None = None
+    many: bool = False  # a vocab field that may also be an array of values
 
 
 def S(pred: str) -> Field:
@@ -105,7 +106,7 @@ BENCHMARK = {
     # what was measured
     "suite_id": R("bk:suite", "suites"),
     "division": V("bk:division", "division"),
-    "system_type": V("bk:systemType", "system-type"),
+    "system_type": Field("vocab", "bk:systemType", scheme="system-type", many=True),
     "availability": V("bk:availability", "availability"),
     "scenario": V("bk:scenario", "scenario"),
     "model_id": R("bk:model", "models"),
@@ -119,6 +120,9 @@ BENCHMARK = {
     "system_name": S("bk:systemName"),
     "accelerator_ids": L("bk:accelerator", R("bk:accelerator", "accelerators")),
     "accelerator_count": I("bk:acceleratorCount"),
+    "accelerator_mix": L("bk:acceleratorShare", O("bk:acceleratorShare", "bk:AcceleratorShare",
+                                                 accelerator_id=R("bk:accelerator", "accelerators"),
+                                                 count=I("bk:count"))),
     "node_count": I("bk:nodeCount"),
     "interconnect_ids": L("bk:interconnect", R("bk:interconnect", "interconnects")),
     "parallelism": O("bk:parallelism", "bk:ParallelLayout",
@@ -157,6 +161,7 @@ BENCHMARK = {
                                  source_id=R("bk:source", "sources"), quote=S("bk:quote"),
                                  retrieved=D("bk:retrieved"))),
     "mlperf_result_id": S("bk:mlperfResultId"),
+    "inferred": B("bk:inferred"),
     "omitted_by_source": L("bk:omittedBySource", Field("field-name", "bk:omittedBySource")),
     "gotcha_ids": L("bk:gotcha", R("bk:gotcha", "gotchas")),
 }
@@ -172,6 +177,9 @@ SCHEMA: dict[str, dict[str, Field]] = {
         interconnect_ids=L("bk:interconnect", R("bk:interconnect", "interconnects")),
         aliases=L("skos:altLabel", S("skos:altLabel")),
         released=D("bk:released"),
+        tdp_w=N("bk:tdpWatts"),
+        peak_tflops=O("bk:peakTflops", "bk:PeakThroughput", bf16=N("bk:tflopsBF16"), fp8=N("bk:tflopsFP8"),
+                      fp4=N("bk:tflopsFP4")),
     ),
     "interconnects": _common(
         vendor_id=R("bk:vendor", "organizations"),

@@ -200,30 +200,60 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
     return result
 
 
-_CAVEATS = sparql_prefixes() + """
-CONSTRUCT { ?claim bk:caveat ?g } WHERE {
-  { ?claim bk:gotcha ?g }
-  UNION
-  { ?g a bk:Gotcha ; bk:appliesTo ?a .
-    FILTER EXISTS { ?a bk:appliesToSuite|bk:appliesToScenario|bk:appliesToMetric|bk:appliesToField ?any }
-    ?claim a bk:Benchmark .
-    FILTER (NOT EXISTS { ?a bk:appliesToSuite ?s0 } || EXISTS { ?a bk:appliesToSuite ?s . ?claim bk:suite ?s })
-    FILTER (NOT EXISTS { ?a bk:appliesToScenario ?c0 } || EXISTS { ?a bk:appliesToScenario ?c . ?claim bk:scenario ?c })
-    FILTER (NOT EXISTS { ?a bk:appliesToMetric ?m0 } || EXISTS { ?a bk:appliesToMetric ?m . ?claim bk:result/bk:metric ?m })
-    FILTER (NOT EXISTS { ?a bk:appliesToField ?f0 } || EXISTS {
-      ?a bk:appliesToField ?p .
-      { ?claim ?p ?v } UNION { ?claim ?q ?n . ?n ?p ?v . FILTER(STRSTARTS(STR(?n), CONCAT(STR(?claim), "#"))) } })
-  }
-}"""
+def _field_paths_by_predicate() -> dict[str, str]:
+    """predicate IRI -> SPARQL property path from a claim to its values (a nested field such as
+    ``load.concurrency`` goes through its parent node)."""
+    from .schema import BENCHMARK, BENCHMARK_FIELD_PATHS
+    from .vocab import expand
+
+    paths: dict[str, list[str]] = {}
+    for name, spec in BENCHMARK_FIELD_PATHS.items():
+        steps = name.split(".")
+        hops, fields = [], BENCHMARK
+        for step in steps:
+            field = fields[step]
+            hops.append(f"<{expand(field.pred)}>")
+            inner = field.items if field.type == "list" else field
+            fields = inner.fields if inner.type == "obj" else {}
+        if name in ("metric", "value", "unit", "scope"):
+            hops = [f"<{expand('bk:result')}>"] + hops
+        paths.setdefault(expand(spec.pred), []).append("/".join(hops))
+    return {pred: "|".join(f"({p})" for p in alts) for pred, alts in paths.items()}
 
 
 def _derive_caveats(store: Store, base: str) -> None:
     """Recompute which gotchas apply to which claims: those a claim links, and those whose
-    ``applies_to`` facets all match it (cross-record, so recomputed whole on every change)."""
+    ``applies_to`` facets all match it. Cross-record, so recomputed whole on every change; one
+    join query per gotcha keeps it linear in the number of claims."""
     graph = caveats_graph(base)
-    triples = list(store.query(_CAVEATS, use_default_graph_as_union=True))
+    prefixes = sparql_prefixes()
+    quads = [Quad(t.subject, t.predicate, t.object, graph) for t in store.query(
+        prefixes + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { ?claim a bk:Benchmark ; bk:gotcha ?g }",
+        use_default_graph_as_union=True)]
+    facets: dict[str, dict[str, list[str]]] = {}
+    for row in store.query(prefixes + """SELECT ?g ?facet ?v WHERE { ?g a bk:Gotcha ; bk:appliesTo ?a .
+            ?a ?facet ?v . FILTER (?facet IN (bk:appliesToSuite, bk:appliesToScenario, bk:appliesToMetric,
+            bk:appliesToField)) }""", use_default_graph_as_union=True):
+        facets.setdefault(row["g"].value, {}).setdefault(row["facet"].value.rsplit("#", 1)[1], []).append(row["v"].value)
+    field_paths = _field_paths_by_predicate()
+    for gotcha, given in sorted(facets.items()):
+        where = ["?claim a bk:Benchmark ."]
+        for facet, pattern in (("appliesToSuite", "?claim bk:suite ?{v} ."),
+                               ("appliesToScenario", "?claim bk:scenario ?{v} ."),
+                               ("appliesToMetric", "?claim bk:result/bk:metric ?{v} .")):
+            if facet in given:
+                var = facet.lower()
+                where.append(f"VALUES ?{var} {{ {' '.join(f'<{v}>' for v in given[facet])} }} "
+                             + pattern.format(v=var))
+        if "appliesToField" in given:
+            alternatives = [field_paths.get(p, f"<{p}>") for p in given["appliesToField"]]
+            where.append("FILTER EXISTS { " + " UNION ".join(f"{{ ?claim {a} ?any }}" for a in alternatives) + " }")
+        query = prefixes + "SELECT DISTINCT ?claim WHERE { " + " ".join(where) + " }"
+        node = NamedNode(gotcha)
+        caveat = NamedNode(BK + "caveat")
+        quads += [Quad(r["claim"], caveat, node, graph) for r in store.query(query, use_default_graph_as_union=True)]
     store.remove_graph(graph)
-    store.extend(Quad(t.subject, t.predicate, t.object, graph) for t in triples)
+    store.extend(quads)
 
 
 def content_graphs(store: Store, base: str = DEFAULT_BASE) -> list[NamedNode]:

@@ -30,7 +30,7 @@ SCHEMES: dict[str, tuple[str, ...]] = {
     "system-type": ("datacenter", "edge"),
     "scenario": ("offline", "server", "interactive", "single-stream", "multi-stream", "endpoints"),
     "metric": ("throughput", "ttft", "tpot", "latency", "power"),
-    "scope": ("aggregate", "per-accelerator", "per-node", "per-user"),
+    "scope": ("aggregate", "per-accelerator", "per-node", "per-user", "per-query"),
     "measured-by": ("vendor", "third-party", "mlcommons", "community"),
     "verification-status": ("verified", "unverified", "disputed"),
     "verification-label": ("high", "medium", "low"),

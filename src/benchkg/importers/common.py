@@ -1,0 +1,80 @@
+"""What the importers share: reviewed name tables, ids, and writing records byte for byte the same."""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..export import write_atomic
+
+TABLES = Path(__file__).resolve().parent
+
+
+def slug(text: str) -> str:
+    """An id from free text.
+
+    >>> slug("Quanta_Cloud_Technology"), slug("NVIDIA  Corp."), slug("v4.1-0001")
+    ('quanta-cloud-technology', 'nvidia-corp', 'v4.1-0001')
+    """
+    return re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.") or "unnamed"
+
+
+def record_text(record: dict) -> str:
+    """A record as benchkg writes it: 2-space JSON, keys in the order given, UTF-8, newline at end."""
+    return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_record(out_dir: Path, kind: str, record: dict) -> bool:
+    """Write ``data/<kind>/<id>.json`` unless it already holds exactly this; True if written."""
+    path = Path(out_dir) / kind / f"{record['id']}.json"
+    text = record_text(record)
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return False
+    write_atomic(path, text.encode("utf-8"))
+    return True
+
+
+def read_record_json(out_dir: Path, kind: str, record_id: str) -> dict | None:
+    path = Path(out_dir) / kind / f"{record_id}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def accelerator_table() -> dict[str, dict]:
+    """The reviewed accelerator table (id -> name, vendor, kind, memory, aliases)."""
+    table = json.loads((TABLES / "accelerators.json").read_text(encoding="utf-8"))
+    table.pop("_comment", None)
+    return table
+
+
+def alias_index(table: dict[str, dict]) -> dict[str, str]:
+    """Lower-cased alias -> accelerator id."""
+    return {alias.lower(): acc_id for acc_id, spec in table.items() for alias in spec["aliases"]}
+
+
+@dataclass
+class ImportReport:
+    """What an import did and what it could not resolve."""
+
+    written: dict[str, int] = field(default_factory=dict)   # kind -> files written
+    unchanged: int = 0
+    imported: dict[str, int] = field(default_factory=dict)  # e.g. round -> benchmarks
+    skipped: dict[str, int] = field(default_factory=dict)   # reason -> rows
+    unresolved: dict[str, int] = field(default_factory=dict)  # text -> times seen
+
+    def wrote(self, kind: str, changed: bool) -> None:
+        if changed:
+            self.written[kind] = self.written.get(kind, 0) + 1
+        else:
+            self.unchanged += 1
+
+    def text(self) -> str:
+        lines = [f"imported: {', '.join(f'{k} {v:,}' for k, v in self.imported.items()) or 'nothing'}",
+                 f"files written: {', '.join(f'{k} {v:,}' for k, v in sorted(self.written.items())) or 'none'}; "
+                 f"unchanged: {self.unchanged:,}"]
+        for reason, n in sorted(self.skipped.items()):
+            lines.append(f"skipped {n:,} rows: {reason}")
+        if self.unresolved:
+            lines.append(f"unresolved ({len(self.unresolved)} distinct texts, left out):")
+            lines += [f"  {n:>4}× {text!r}" for text, n in sorted(self.unresolved.items(), key=lambda x: (-x[1], x[0]))]
+        return "\n".join(lines)

@@ -1,0 +1,285 @@
+"""MLPerf Inference results (``summary_results.json`` + ``systems/**.json``) -> records.
+
+One benchmark per result row with an accelerator, plus the accelerators, organisations, suite,
+models, formats, engines, interconnects and the source they need. Names are resolved only
+through the reviewed tables beside this file; what they do not know is reported, never guessed.
+"""
+from __future__ import annotations
+
+import json
+import re
+from decimal import Decimal
+from pathlib import Path
+
+from ..errors import InputError, InputProblem
+from .common import (TABLES, ImportReport, accelerator_table, alias_index, read_record_json, slug,
+                     write_record)
+
+SCENARIOS = {"Offline": "offline", "Server": "server", "Interactive": "interactive",
+             "SingleStream": "single-stream", "MultiStream": "multi-stream"}
+UNITS = {"Tokens/s": ("throughput", "tokens/s", "aggregate"), "Samples/s": ("throughput", "samples/s", "aggregate"),
+         "Queries/s": ("throughput", "queries/s", "aggregate"), "Latency (ms)": ("latency", "ms", "per-query"),
+         "Latency (s)": ("latency", "s", "per-query")}
+FORMATS = {"fp4": "fp4", "mxfp4": "mxfp4", "fp8": "fp8", "float8": "fp8", "fp16": "fp16", "bf16": "bf16",
+           "bfloat16": "bf16", "fp32": "fp32", "int8": "int8", "int4": "int4", "uint4": "int4"}
+FORMAT_NAMES = {"fp4": ("FP4", 4), "mxfp4": ("MXFP4", 4), "fp8": ("FP8", 8), "fp16": ("FP16", 16), "bf16": ("BF16", 16),
+                "fp32": ("FP32", 32), "int8": ("INT8", 8), "int4": ("INT4", 4)}
+ENGINES = [("tensorrt-llm", "TensorRT-LLM", r"tensorrt[- ]llm|trt[- ]llm"), ("vllm", "vLLM", r"\bvllm\b"),
+           ("sglang", "SGLang", r"\bsglang\b"), ("openvino", "OpenVINO", r"openvino"),
+           ("onnxruntime", "ONNX Runtime", r"onnx\s*runtime")]
+SOURCES = {
+    "4.1": ("https://github.com/mlcommons/inference_results_v4.1", "https://www.apache.org/licenses/LICENSE-2.0"),
+    "5.1": ("https://github.com/mlcommons/inference_results_v5.1", None),
+    "6.0": ("https://github.com/mlcommons/inference_results_v6.0", "https://www.apache.org/licenses/LICENSE-2.0"),
+}
+
+
+def interconnect_rules() -> tuple[dict, list[tuple[re.Pattern, list[str]]], set[str]]:
+    table = json.loads((TABLES / "interconnects.json").read_text(encoding="utf-8"))
+    rules = [(re.compile(r["pattern"], re.I), r["ids"]) for r in table["rules"]]
+    return table["interconnects"], rules, set(table["none"])
+
+
+def fabric_ids(text: str, rules, none: set[str], report: ImportReport) -> list[str]:
+    """Interconnect ids a system-description text names (by the reviewed rules)."""
+    text = (text or "").strip()
+    if text in none or not text:
+        return []
+    ids = [i for pattern, out in rules if pattern.search(text) for i in out]
+    if not ids:
+        report.unresolved[f"interconnect: {text}"] = report.unresolved.get(f"interconnect: {text}", 0) + 1
+    return list(dict.fromkeys(ids))
+
+
+def split_accelerators(text: str) -> list[tuple[str, int | None]]:
+    """Heterogeneous 'A (x32), B (x16)' / 'A (x8) and B (x8)' -> [(name, count)].
+
+    >>> split_accelerators("AMD Instinct MI300X 192GB HBM3 (x32), AMD Instinct MI325X 256GB HBM3e (x16)")
+    [('AMD Instinct MI300X 192GB HBM3', 32), ('AMD Instinct MI325X 256GB HBM3e', 16)]
+    >>> split_accelerators("AMD Instinct MI355X 288GB HBM3e (Power Cap 1000 W)")
+    [('AMD Instinct MI355X 288GB HBM3e', None)]
+    """
+    parts = re.split(r",\s+(?=[A-Z])|\s+and\s+", text)
+    out = []
+    for part in parts:
+        m = re.search(r"\s*\(x(\d+)\)\s*$", part)
+        count = int(m.group(1)) if m else None
+        name = re.sub(r"\s*\((x\d+|Power Cap[^)]*)\)\s*$", "", part).strip()
+        out.append((name, count))
+    return out
+
+
+def model_and_accuracy(model: str) -> tuple[str, str | None, str | None]:
+    """(model id, accuracy tier, scenario override) of an MLPerf benchmark name.
+
+    >>> model_and_accuracy("llama2-70b-99.9"), model_and_accuracy("llama2-70b-interactive-99")
+    (('llama2-70b', '99.9', None), ('llama2-70b', '99', 'interactive'))
+    """
+    m = re.match(r"^(.*?)(?:-(99(?:\.9)?))?$", model)
+    base, tier = m.group(1), m.group(2)
+    if base.endswith("-interactive"):
+        return base[: -len("-interactive")], tier, "interactive"
+    return base, tier, None
+
+
+def _number(value) -> int | float:
+    """A JSON number as the source wrote it: whole numbers as int, others as the same float."""
+    d = Decimal(str(value))
+    return int(d) if d == d.to_integral_value() else float(str(value))
+
+
+def _system_name(row: dict, system: dict | None) -> str:
+    name = (row.get("System") or "").strip()
+    if not name or name.startswith("("):  # v5.1 quirk: empty product name, e.g. " (4x GB200-186GB_aarch64, TensorRT)"
+        name = (system or {}).get("system_name", "").strip() or row.get("Platform", "")
+    return name
+
+
+def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = None, progress=None) -> ImportReport:
+    """Import one round (a folder with ``summary_results.json`` and ``systems/``) into ``out_dir``.
+
+    :raises InputError: if the folder is not an MLPerf results round.
+    """
+    round_dir, out_dir = Path(round_dir), Path(out_dir)
+    summary = round_dir / "summary_results.json"
+    if not summary.is_file():
+        raise InputError([InputProblem(round_dir, None, "", "no summary_results.json: pass the folder of one MLPerf round")])
+    try:
+        rows = json.loads(summary.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise InputError([InputProblem(summary, None, "", f"not JSON: {e}")]) from None
+    report = report or ImportReport()
+    table = accelerator_table()
+    aliases = alias_index(table)
+    fabrics, rules, none = interconnect_rules()
+    version = str(rows[0].get("version", "")).lstrip("v") if rows else ""
+    suite_id = f"mlperf-inference-v{version}"
+    source_id = f"mlperf-inference-v{version}-results"
+    used: dict[str, set] = {k: set() for k in ("accelerators", "organizations", "models", "formats", "engines", "interconnects")}
+    acc_fabrics: dict[str, set[str]] = {}
+    seen_ids: set[str] = set()
+    count = 0
+    for n, row in enumerate(rows, 1):
+        if progress:
+            progress(n, len(rows))
+        if not (row.get("Accelerator") or "").strip():
+            report.skipped["CPU-only (no accelerator)"] = report.skipped.get("CPU-only (no accelerator)", 0) + 1
+            continue
+        parts = split_accelerators(row["Accelerator"])
+        acc_ids = [aliases.get(name.lower()) for name, _ in parts]
+        if None in acc_ids:
+            for (name, _), acc in zip(parts, acc_ids):
+                if acc is None:
+                    report.unresolved[f"accelerator: {name}"] = report.unresolved.get(f"accelerator: {name}", 0) + 1
+            report.skipped["accelerator not in the reviewed table"] = report.skipped.get("accelerator not in the reviewed table", 0) + 1
+            continue
+        unit = UNITS.get(row.get("Performance_Units"))
+        if unit is None or row.get("Performance_Result") in (None, ""):
+            report.skipped["no headline result or unknown unit"] = report.skipped.get("no headline result or unknown unit", 0) + 1
+            continue
+        system_path = round_dir / "systems" / row["Category"] / row["Submitter"] / "systems" / f"{row['Platform']}.json"
+        system = json.loads(system_path.read_text(encoding="utf-8")) if system_path.is_file() else None
+        model, tier, scenario_override = model_and_accuracy(row["Model"])
+        scenario = scenario_override or SCENARIOS.get(row["Scenario"])
+        metric, unit_name, scope = unit
+        total = row.get("Total Accelerators")
+        per_node = row.get("a#")
+        nodes = int(row.get("Nodes") or 1)
+        accelerator_count = int(total) if total not in (None, "") else (int(nodes * float(per_node)) if per_node not in (None, "") else None)
+        if not accelerator_count:
+            reason = "accelerator count not stated (a# empty, no Total Accelerators): an aggregate needs its count"
+            report.skipped[reason] = report.skipped.get(reason, 0) + 1
+            continue
+        fabric: list[str] = []
+        if system:
+            for key in ("accelerator_interconnect", "accelerator_host_interconnect", "host_networking"):
+                fabric += fabric_ids(system.get(key, ""), rules, none, report)
+        fabric = list(dict.fromkeys(fabric))
+        for acc in acc_ids:
+            acc_fabrics.setdefault(acc, set()).update(fabric)
+        submitter = slug(row["Submitter"])
+        record_id = slug(f"mlperf-{row['ID'].lstrip('v')}-{row['Model']}-{row['Scenario']}")
+        if record_id in seen_ids:
+            suffix = 2
+            while f"{record_id}-{suffix}" in seen_ids:
+                suffix += 1
+            record_id = f"{record_id}-{suffix}"
+        seen_ids.add(record_id)
+        value = _number(row["Performance_Result"])
+        system_type = row["Suite"].split(",") if "," in row["Suite"] else row["Suite"]
+        rec: dict = {
+            "id": record_id,
+            "title": f"{_system_name(row, system)}: {row['Model']} {row['Scenario']}, MLPerf Inference v{version} {row['Category']}",
+            "suite_id": suite_id, "division": row["Category"], "system_type": system_type,
+            "availability": row["Availability"], "scenario": scenario, "model_id": model,
+        }
+        if tier:
+            rec["accuracy_target"] = tier
+        fmt = FORMATS.get(str(row.get("weight_data_types", "")).strip().lower())
+        if fmt:
+            rec["format_id"] = fmt
+            used["formats"].add(fmt)
+        engines = [e for e in ENGINES if re.search(e[2], row.get("Software") or "", re.I)]
+        if len(engines) == 1:  # one engine named: that ran it; several or none: not guessed
+            rec["engine_id"] = engines[0][0]
+            used["engines"].add(engines[0])
+        tps = re.search(r"TOKENS_PER_SAMPLE:\s*([\d.]+)", row.get("Accuracy") or "")
+        if tps:
+            rec["tokens_per_sample"] = _number(tps.group(1))
+        rec["system_name"] = _system_name(row, system)
+        rec["accelerator_ids"] = list(dict.fromkeys(acc_ids))
+        rec["accelerator_count"] = accelerator_count
+        if len(parts) > 1 or parts[0][1] is not None:
+            rec["accelerator_mix"] = [{"accelerator_id": acc, "count": c} for acc, (_, c) in zip(acc_ids, parts) if c]
+        rec["node_count"] = nodes
+        if fabric:
+            rec["interconnect_ids"] = fabric
+        rec.update({"metric": metric, "value": value, "unit": unit_name, "scope": scope})
+        rec["power"] = {"measured": bool(row.get("has_power"))}
+        rec["measured_by"] = "mlcommons"
+        rec["submitter_id"] = submitter
+        rec["sources"] = [{"source_id": source_id,
+                           "quote": f"{row['ID']} {row['Platform']} {row['Model']} {row['Scenario']}: "
+                                    f"Performance_Result {row['Performance_Result']} {row['Performance_Units']}"}]
+        rec["mlperf_result_id"] = row["ID"]
+        rec["inferred"] = bool(row.get("inferred"))
+        omitted = ["parallelism", "fabric_exercised"] + (["power.watts"] if row.get("has_power") else [])
+        rec["omitted_by_source"] = omitted
+        notes = []
+        if accelerator_count and len(parts) == 1 and parts[0][1] and parts[0][1] != accelerator_count:
+            notes.append(f"The Accelerator field says x{parts[0][1]}; Total Accelerators says {accelerator_count} "
+                         f"({nodes} nodes × {per_node}).")
+        if "Virtualized" in row["Accelerator"]:
+            notes.append("Virtualized accelerators.")
+        cap = re.search(r"\(Power Cap ([^)]*)\)", row["Accelerator"])
+        if cap:
+            rec["clock_state"] = f"power cap {cap.group(1)}"
+        if system and system.get("system_name", "").strip() and system["system_name"].strip() != (row.get("System") or "").strip() \
+                and not (row.get("System") or "").strip().startswith("("):
+            notes.append(f"The system description now names it {system['system_name'].strip()!r}.")
+        if notes:
+            rec["notes"] = " ".join(notes)
+        report.wrote("benchmarks", write_record(out_dir, "benchmarks", rec))
+        used["accelerators"].update(acc_ids)
+        used["organizations"].add((submitter, row["Submitter"]))
+        used["models"].add(model)
+        used["interconnects"].update(fabric)
+        count += 1
+    report.imported[f"v{version}"] = count
+    _write_support(out_dir, report, version, suite_id, source_id, used, table, fabrics, acc_fabrics)
+    return report
+
+
+def _write_support(out_dir, report, version, suite_id, source_id, used, table, fabrics, acc_fabrics) -> None:
+    """The suite, source, organisations, models, formats, engines, interconnects and accelerators the
+    benchmarks refer to; existing records are extended (aliases, fabrics), never overwritten."""
+    w = lambda kind, rec: report.wrote(kind, write_record(out_dir, kind, rec))  # noqa: E731
+    if read_record_json(out_dir, "organizations", "mlcommons") is None:
+        w("organizations", {"id": "mlcommons", "name": "MLCommons", "url": "https://mlcommons.org/"})
+    w("suites", {"id": suite_id, "name": f"MLPerf Inference v{version}", "family": "mlperf-inference",
+                 "version": version, "publisher_id": "mlcommons"})
+    url, licence = SOURCES.get(version, (None, None))
+    source = {"id": source_id, "name": f"MLPerf Inference v{version} results and system descriptions",
+              "title": f"mlcommons/inference_results_v{version}: summary_results.json and systems/",
+              "kind": "results", "publisher_id": "mlcommons"}
+    if url:
+        source["url"] = url
+    if licence:
+        source["license"] = licence
+    w("sources", source)
+    for org_id, name in sorted(used["organizations"]):
+        if read_record_json(out_dir, "organizations", org_id) is None:
+            w("organizations", {"id": org_id, "name": name})
+    for model in sorted(used["models"]):
+        if read_record_json(out_dir, "models", model) is None:
+            w("models", {"id": model, "name": model})
+    for fmt in sorted(used["formats"]):
+        if read_record_json(out_dir, "formats", fmt) is None:
+            name, bits = FORMAT_NAMES[fmt]
+            w("formats", {"id": fmt, "name": name, "bits": bits})
+    for engine_id, name, _ in sorted(used["engines"]):
+        if read_record_json(out_dir, "engines", engine_id) is None:
+            w("engines", {"id": engine_id, "name": name})
+    for ic in sorted(used["interconnects"]):
+        if read_record_json(out_dir, "interconnects", ic) is None:
+            spec = fabrics[ic]
+            rec = {"id": ic, "name": spec["name"]}
+            if spec.get("vendor"):
+                rec["vendor_id"] = slug(spec["vendor"])
+            rec["kind"] = spec["kind"]
+            w("interconnects", rec)
+    for acc in sorted(used["accelerators"]):
+        spec = table[acc]
+        vendor = slug(spec["vendor"])
+        if read_record_json(out_dir, "organizations", vendor) is None:
+            w("organizations", {"id": vendor, "name": spec["vendor"]})
+        rec = read_record_json(out_dir, "accelerators", acc) or {"id": acc, "name": spec["name"], "vendor_id": vendor,
+                                                                   "kind": spec["kind"]}
+        if "memory_gb" in spec and "memory_gb" not in rec:
+            rec["memory_gb"] = spec["memory_gb"]
+        rec["interconnect_ids"] = sorted(set(rec.get("interconnect_ids", [])) | acc_fabrics.get(acc, set()))
+        if not rec["interconnect_ids"]:
+            del rec["interconnect_ids"]
+        rec["aliases"] = list(dict.fromkeys(rec.get("aliases", []) + spec["aliases"]))
+        rec["source_ids"] = list(dict.fromkeys(rec.get("source_ids", []) + [source_id]))
+        w("accelerators", rec)

@@ -1,0 +1,233 @@
+"""Importers against the real MLPerf and Epoch files (vendored subsets; the full rounds when
+../shared/realdata is there), with expected answers computed from the raw files by a second route."""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from benchkg.importers.common import ImportReport
+from benchkg.importers.epoch import import_epoch
+from benchkg.importers.mlperf import import_mlperf
+from benchkg.queries import run_query
+from benchkg.store import build_graph
+from benchkg.validate import validate_graph
+
+from conftest import DATA, FIXTURES, SHARED, cli
+
+REAL = FIXTURES / "realdata"
+V41, V60, EPOCH = REAL / "mlperf_inference_v4.1", REAL / "mlperf_inference_v6.0", REAL / "epoch_ml_hardware" / "ml_hardware.csv"
+
+
+def tree_digest(folder: Path) -> str:
+    h = hashlib.sha256()
+    for path in sorted(folder.rglob("*.json")):
+        h.update(str(path.relative_to(folder)).encode() + path.read_bytes())
+    return h.hexdigest()
+
+
+def rows(round_dir: Path) -> list[dict]:
+    return json.loads((round_dir / "summary_results.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory):
+    data = tmp_path_factory.mktemp("import") / "data"
+    shutil.copytree(DATA, data)
+    report = ImportReport()
+    import_mlperf(V41, data, report)
+    import_mlperf(V60, data, report)
+    import_epoch(EPOCH, data, report)
+    return data, report
+
+
+def claim(data: Path, record_id: str) -> dict:
+    return json.loads((data / "benchmarks" / f"{record_id}.json").read_text())
+
+
+def test_imported_records_validate(imported):
+    data, report = imported
+    store = build_graph(data, persist=False).store
+    result = validate_graph(store, data)
+    assert result.count("violation") == 0, [str(f) for f in result.findings if f.severity == "violation"]
+    with_accelerator = [r for d in (V41, V60) for r in rows(d) if r["Accelerator"]]
+    assert sum(report.imported[k] for k in ("v4.1", "v6.0")) == len(with_accelerator)
+    assert report.skipped["CPU-only (no accelerator)"] == sum(1 for r in rows(V41) if not r["Accelerator"])
+
+
+def test_reimport_is_byte_for_byte_idempotent(imported, tmp_path):
+    data, _ = imported
+    before = tree_digest(data)
+    again = ImportReport()
+    import_mlperf(V41, data, again)
+    import_mlperf(V60, data, again)
+    import_epoch(EPOCH, data, again)
+    assert again.written == {} and again.unchanged > 0
+    assert tree_digest(data) == before
+
+
+def test_87_vs_88_accelerators(imported):
+    data, _ = imported
+    raw = next(r for r in rows(V60) if r["ID"] == "6.0-0001")
+    rec = claim(data, f"mlperf-6.0-0001-{raw['Model']}-{raw['Scenario'].lower()}")
+    assert rec["accelerator_count"] == raw["Total Accelerators"] == 88
+    assert rec["accelerator_mix"] == [{"accelerator_id": "amd-instinct-mi355x", "count": 87}]
+    assert "x87" in rec["notes"] and "88" in rec["notes"]
+
+
+def test_heterogeneous_system_keeps_every_kind_with_its_count(imported):
+    data, _ = imported
+    raw = next(r for r in rows(V60) if r["ID"] == "6.0-0031")
+    rec = claim(data, f"mlperf-6.0-0031-{raw['Model']}-{raw['Scenario'].lower()}")
+    assert rec["accelerator_ids"] == ["amd-instinct-mi300x", "amd-instinct-mi325x", "amd-instinct-mi355x"]
+    assert [m["count"] for m in rec["accelerator_mix"]] == [8, 8, 8]
+    assert rec["accelerator_count"] == raw["Total Accelerators"]
+
+
+def test_renamed_system_file(imported):
+    data, _ = imported
+    raw = next(r for r in rows(V60) if "AS-8126GS-NB3RT" in r["Platform"])
+    rec = claim(data, f"mlperf-6.0-{raw['ID'].split('-')[1]}-{raw['Model']}-{raw['Scenario'].lower()}")
+    assert rec["system_name"] == raw["System"].strip()
+    assert "Supermicro AS-8126GS-NB3RT" in rec["notes"]
+
+
+def test_99_and_99_9_rows_stay_two_claims(imported):
+    data, _ = imported
+    pairs = {}
+    for r in rows(V41):
+        if r["Model"] in ("llama2-70b-99", "llama2-70b-99.9") and r["Accelerator"]:
+            pairs.setdefault((r["ID"], r["Scenario"]), {})[r["Model"]] = r
+    both = [p for p in pairs.values() if len(p) == 2]
+    assert both
+    for p in both:
+        a, b = (claim(data, f"mlperf-{r['ID'].lstrip('v')}-{r['Model']}-{r['Scenario'].lower()}") for r in p.values())
+        assert {a["accuracy_target"], b["accuracy_target"]} == {"99", "99.9"}
+        assert Decimal(str(a["value"])) == Decimal(str(p["llama2-70b-99"]["Performance_Result"]))
+
+
+def test_one_record_per_chip_across_spellings_and_sources(imported):
+    data, _ = imported
+    spellings = {r["Accelerator"] for r in rows(V41) if "MI300X" in r["Accelerator"]}
+    assert {"AMD Instinct MI300X-NPS1-SPX-192GB-750W", "AMD MI300X-NPS1-SPX-192GB-750W"} <= spellings
+    ids = {claim(data, p.stem)["accelerator_ids"][0] for p in (data / "benchmarks").glob("mlperf-4.1-*.json")
+           if "MI300X" in claim(data, p.stem)["system_name"] or claim(data, p.stem)["accelerator_ids"][0].startswith("amd")}
+    assert ids == {"amd-instinct-mi300x"}
+    h200 = json.loads((data / "accelerators" / "nvidia-h200-sxm-141gb.json").read_text())
+    assert {"NVIDIA H200-SXM-141GB", "NVIDIA H200 SXM"} <= set(h200["aliases"])
+    assert "epoch-ml-hardware" in h200["source_ids"] and h200["memory_bandwidth_tbs"] == 4.8
+
+
+def test_fabric_comes_from_system_files_through_the_table(imported):
+    data, _ = imported
+    raw = next(r for r in rows(V41) if r["Accelerator"] == "NVIDIA H200-SXM-141GB" and r["Model"] == "llama2-70b-99")
+    system = json.loads((V41 / "systems" / raw["Category"] / raw["Submitter"] / "systems" / f"{raw['Platform']}.json").read_text())
+    rec = claim(data, f"mlperf-{raw['ID'].lstrip('v')}-{raw['Model']}-{raw['Scenario'].lower()}")
+    if "4th Gen NVLink" in system["accelerator_interconnect"]:
+        assert "nvlink-4" in rec["interconnect_ids"]
+    assert "fabric_exercised" not in rec and "fabric_exercised" in rec["omitted_by_source"]
+
+
+def test_epoch_csv_with_quoted_newlines(imported):
+    data, report = imported
+    import csv
+    with open(EPOCH, newline="", encoding="utf-8") as f:
+        raw = list(csv.DictReader(f))
+    assert any("\n" in v for r in raw for v in r.values())
+    assert report.imported["epoch accelerators"] + report.skipped["Epoch rows no accelerator record claims"] == len(raw)
+    b200 = json.loads((data / "accelerators" / "nvidia-b200-sxm-180gb.json").read_text())
+    row = next(r for r in raw if r["Hardware name"] == "NVIDIA B200")
+    assert b200["tdp_w"] == int(float(row["TDP (W)"]))
+
+
+def test_best_per_accelerator_llama2_offline_v41_matches_the_raw_file(imported):
+    data, _ = imported
+    store = build_graph(data, persist=False).store
+    got = run_query(store, "leaderboard", {"model": "llama2-70b", "scenario": "offline", "suite": "mlperf-inference-v4.1",
+                                           "division": "closed"}).rows
+    best = max(Decimal(str(r["Performance_Result"])) / (int(r["Nodes"]) * int(float(r["a#"])))
+               for r in rows(V41) if r["Model"] == "llama2-70b-99" and r["Scenario"] == "Offline"
+               and r["Category"] == "closed" and r["Accelerator"] and "datacenter" in r["Suite"])
+    assert Decimal(got[0]["per_accelerator"].value) == best.quantize(Decimal("0.0001"))
+
+
+def test_best_8x_h200_round_over_round_matches_the_raw_files(imported):
+    data, _ = imported
+    store = build_graph(data, persist=False).store
+    got = run_query(store, "round-over-round", {"accelerator": "nvidia-h200-sxm-141gb", "model": "llama2-70b",
+                                                "scenario": "offline", "accelerator_count": "8"}).rows
+    expected = {}
+    for version, folder in (("4.1", V41), ("6.0", V60)):
+        values = [Decimal(str(r["Performance_Result"])) for r in rows(folder)
+                  if r["Accelerator"] == "NVIDIA H200-SXM-141GB" and r["Model"].startswith("llama2-70b")
+                  and r["Scenario"] == "Offline" and int(r["Nodes"]) * int(float(r["a#"])) == 8]
+        if values:
+            expected[version] = max(values)
+    assert {r["version"].value: Decimal(r["value"].value) for r in got} == expected
+
+
+def system_file(folder: Path) -> Path:
+    row = rows(folder)[0]
+    return folder / "systems" / row["Category"] / row["Submitter"] / "systems" / f"{row['Platform']}.json"
+
+
+def synthetic_round(tmp_path: Path, **changes) -> Path:
+    """A one-row round made from a vendored row, with fields changed."""
+    folder = tmp_path / "round"
+    shutil.copytree(V60, folder)
+    row = dict(next(r for r in rows(V60) if r["ID"] == "6.0-0031"))
+    row.update(changes)
+    (folder / "summary_results.json").write_text(json.dumps([row]))
+    return folder
+
+
+def test_blank_system_name_falls_back_to_the_system_file(tmp_path, data_copy):
+    folder = synthetic_round(tmp_path, System=" (24x MI300X, vLLM)")
+    import_mlperf(folder, data_copy)
+    rec = next(json.loads(p.read_text()) for p in (data_copy / "benchmarks").glob("mlperf-6.0-0031-*.json"))
+    system = json.loads(system_file(folder).read_text())
+    assert rec["system_name"] == system["system_name"].strip()
+
+
+def test_empty_accelerator_count_is_skipped_not_guessed(tmp_path, data_copy):
+    folder = synthetic_round(tmp_path, **{"a#": "", "Total Accelerators": None})
+    report = import_mlperf(folder, data_copy)
+    assert report.imported["v6.0"] == 0
+    assert any("accelerator count not stated" in reason for reason in report.skipped)
+
+
+def test_unknown_interconnect_text_is_reported_and_left_out(tmp_path, data_copy):
+    folder = synthetic_round(tmp_path)
+    path = system_file(folder)
+    system = json.loads(path.read_text())
+    system["accelerator_interconnect"] = "Quantum foam link"
+    path.write_text(json.dumps(system))
+    report = import_mlperf(folder, data_copy)
+    assert report.unresolved == {"interconnect: Quantum foam link": 1}
+
+
+def test_import_cli_bad_inputs(tmp_path, data_copy):
+    assert cli("import", "mlperf", tmp_path, "--out", data_copy).exit_code == 2
+    bad = tmp_path / "x.csv"
+    bad.write_text("a,b\n1,2\n")
+    result = cli("import", "epoch", bad, "--out", data_copy)
+    assert result.exit_code == 2 and "not Epoch's ml_hardware.csv" in result.stderr
+    assert cli("import", "inferencex", tmp_path, "--out", data_copy).exit_code == 2
+
+
+@pytest.mark.skipif(not (SHARED / "realdata").is_dir(), reason="../shared/realdata is not here")
+def test_full_rounds_import_and_validate(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    result = cli("import", "mlperf", *(SHARED / "realdata" / f"mlperf_inference_v{v}" for v in ("4.1", "5.1", "6.0")),
+                 "--out", data)
+    assert result.exit_code == 0
+    for v in ("4.1", "5.1", "6.0"):
+        raw = json.loads((SHARED / "realdata" / f"mlperf_inference_v{v}" / "summary_results.json").read_text())
+        countable = [r for r in raw if r["Accelerator"] and (r.get("Total Accelerators") or r["a#"] not in ("", None))]
+        assert f"v{v} {len(countable):,}" in result.stdout
+    assert cli("validate", "--data", data).exit_code == 0
