@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install clean
+.PHONY: demo test install clean bench
 
 $(BIN)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "benchkg needs Python >= 3.11")'
@@ -24,3 +24,8 @@ test: install
 
 clean:
 	rm -rf $(VENV) .benchkg
+
+# Benchmarks (not part of `make test`): 1k and 10k claims; `make bench SIZES="1000 10000 100000"` for 100k.
+SIZES ?= 1000 10000
+bench: install
+	$(BIN)/python tests/bench/bench.py --sizes $(SIZES)

@@ -21,84 +21,54 @@ def escape_pointer(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
+_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|[{}\[\],:]|\n|[^\s{}\[\],:"]+')
+
+
 def pointer_lines(text: str) -> dict[str, int]:
     """Map every JSON pointer in ``text`` to the 1-based line where its member starts.
 
     For an object member that is the line of its key; for an array element, of its value.
     A repeated key keeps the line of its *second* occurrence, which is what a
-    duplicate-key error should point at.
+    duplicate-key error should point at. ``text`` is JSON that has already parsed.
 
     >>> lines = pointer_lines('{\\n  "a": 1,\\n  "b": [\\n    "x",\\n    {"c": 2}\\n  ]\\n}')
     >>> lines["/a"], lines["/b"], lines["/b/0"], lines["/b/1/c"]
     (2, 3, 4, 5)
     """
     lines: dict[str, int] = {"": 1}
-    pos = 0
     line = 1
-    n = len(text)
-
-    def skip_ws() -> None:
-        nonlocal pos, line
-        while pos < n and text[pos] in " \t\r\n":
-            if text[pos] == "\n":
-                line += 1
-            pos += 1
-
-    def value(pointer: str) -> None:
-        nonlocal pos, line
-        skip_ws()
-        if pos >= n:
-            return
-        ch = text[pos]
-        if ch == "{":
-            pos += 1
-            while True:
-                skip_ws()
-                if pos >= n or text[pos] == "}":
-                    pos += 1
-                    return
-                if text[pos] == ",":
-                    pos += 1
-                    continue
-                m = _STRING.match(text, pos)
-                if not m:
-                    return
-
-
-                key = json.loads(m.group(0))
-                child = f"{pointer}/{escape_pointer(key)}"
-                lines[child] = line
-                line += m.group(0).count("\n")
-                pos = m.end()
-                skip_ws()
-                if pos < n and text[pos] == ":":
-                    pos += 1
-                value(child)
-        elif ch == "[":
-            pos += 1
-            index = 0
-            while True:
-                skip_ws()
-                if pos >= n or text[pos] == "]":
-                    pos += 1
-                    return
-                if text[pos] == ",":
-                    pos += 1
-                    continue
-                child = f"{pointer}/{index}"
-                lines[child] = line
-                value(child)
-                index += 1
-        elif ch == '"':
-            m = _STRING.match(text, pos)
-            end = m.end() if m else n
-            line += text.count("\n", pos, end)
-            pos = end
-        else:
-            m = _SCALAR.match(text, pos)
-            pos = m.end() if m else pos + 1
-
-    value("")
+    # each frame: [pointer, is_object, key or index, expecting a key/value start]
+    stack: list[list] = []
+    pending: str | None = None  # pointer of the value about to start
+    for m in _TOKENS.finditer(text):
+        tok = m.group(0)
+        if tok == "\n":
+            line += 1
+            continue
+        top = stack[-1] if stack else None
+        if top is not None and top[1] and top[3] and tok[0] == '"':
+            child = f"{top[0]}/{escape_pointer(json.loads(tok))}"
+            lines[child] = line
+            pending, top[3] = child, False
+            continue
+        if tok == ":":
+            continue
+        if tok == ",":
+            if top is not None:
+                if top[1]:
+                    top[3] = True
+                else:
+                    top[2] += 1
+            continue
+        if tok in "}]":
+            stack.pop()
+            continue
+        if top is not None and not top[1]:  # an array element starts here
+            pending = f"{top[0]}/{top[2]}"
+            lines[pending] = line
+        if tok in "{[":
+            stack.append([pending if pending is not None else "", tok == "{", 0, True])
+        pending = None
     return lines
 
 

@@ -1,0 +1,204 @@
+"""`make bench`: benchkg against the naive stack and the engine's limit on synthetic claim graphs.
+
+For each size it measures, in a fresh process (so peak memory is that size's): cold build into an
+on-disk store, rebuild after one changed file, validate, every saved query, export to N-Triples;
+and, on the same records, a raw pyoxigraph bulk load of the same N-Triples (the engine's limit) and
+the naive stack (rdflib Graph + pyshacl with the same shapes), the latter only while it finishes
+within the time limit. Prints a Markdown table with ratios.
+
+    python tests/bench/bench.py --sizes 1000 10000          # CI-friendly
+    python tests/bench/bench.py --sizes 1000 10000 100000   # on demand
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+ROOT = HERE.parents[1]
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def measure(size: int, work: Path) -> dict:
+    """All benchkg timings for one size (runs in its own process)."""
+    import gc
+
+    from pyoxigraph import RdfFormat, Store
+
+    from benchkg.export import export_graph
+    from benchkg.queries import run_query, saved_queries
+    from benchkg.store import build_graph, store_dir_for
+    from benchkg.validate import validate_graph
+    from synthetic import generate
+
+    out: dict = {"size": size}
+    t = time.perf_counter()
+    data = generate(work, size, base_data=ROOT / "data")
+    out["generate_s"] = time.perf_counter() - t
+    t = time.perf_counter()
+    built = build_graph(data)
+    out["cold_build_s"] = time.perf_counter() - t
+    out["quads"] = len(built.store)
+    del built
+    gc.collect()
+    path = data / "benchmarks" / "syn-claim-000001.json"
+    record = json.loads(path.read_text())
+    record["value"] = record["value"] + 1
+    record["sources"][0]["quote"] = f"{record['value']} tokens/s"
+    path.write_text(json.dumps(record, indent=2))
+    t = time.perf_counter()
+    built = build_graph(data)
+    out["rebuild_one_s"] = time.perf_counter() - t
+    assert built.changed == ["benchmarks/syn-claim-000001"], built.changed
+    store = built.store
+    t = time.perf_counter()
+    report = validate_graph(store, data)
+    out["validate_s"] = time.perf_counter() - t
+    out["findings"] = len(report.findings)
+    out["queries"] = {}
+    params = {"leaderboard": {"model": "syn-model-00", "scenario": "server"},
+              "round-over-round": {"accelerator": "syn-acc-000", "model": "syn-model-00", "scenario": "offline"},
+              "endpoints-curve": {"record": "syn-claim-000000"}, "gotchas-for": {"record": "syn-claim-000000"},
+              "comparability": {"a": "syn-claim-000000", "b": "syn-claim-000001"}}
+    for name in saved_queries():
+        t = time.perf_counter()
+        rows = run_query(store, name, params.get(name, {})).rows
+        out["queries"][name] = (time.perf_counter() - t, len(rows))
+    nt = work / "graph.nt"
+    t = time.perf_counter()
+    export_graph(store, nt)
+    out["export_nt_s"] = time.perf_counter() - t
+    del store, built
+    gc.collect()
+    t = time.perf_counter()
+    raw = Store(str(work / "raw-store"))
+    raw.bulk_load(path=str(nt), format=RdfFormat.N_TRIPLES)
+    out["raw_bulk_load_s"] = time.perf_counter() - t
+    out["peak_rss_mb"] = _rss_mb()
+    out["store_dir"] = str(store_dir_for(data))
+    return out
+
+
+def naive(size: int, work: Path) -> dict:
+    """rdflib Graph + pyshacl on the same records and shapes (runs in its own process)."""
+    from pyshacl import validate
+    from rdflib import Graph
+
+    from benchkg.mapping import record_quads
+    from benchkg.records import load_records
+    from benchkg.validate import load_shapes
+    from synthetic import generate
+
+    data = generate(work, size, base_data=ROOT / "data")
+    t = time.perf_counter()
+    graph = Graph()
+    for record in load_records(data):
+        for q in record_quads(record):
+            graph.add(tuple(_rdflib(term) for term in (q.subject, q.predicate, q.object)))
+    build = time.perf_counter() - t
+    t = time.perf_counter()
+    conforms, results, _ = validate(graph, shacl_graph=load_shapes(), inference="none", advanced=True, allow_warnings=True)
+    return {"size": size, "naive_build_s": build, "naive_validate_s": time.perf_counter() - t,
+            "naive_peak_rss_mb": _rss_mb()}
+
+
+def _rdflib(term):
+    from pyoxigraph import Literal, NamedNode
+    from rdflib import Literal as RLiteral, URIRef
+
+    if isinstance(term, NamedNode):
+        return URIRef(term.value)
+    if isinstance(term, Literal):
+        return RLiteral(term.value, datatype=URIRef(term.datatype.value))
+    raise TypeError(term)
+
+
+def run_child(kind: str, size: int, timeout: float) -> dict | None:
+    with tempfile.TemporaryDirectory(prefix="benchkg-bench-") as tmp:
+        try:
+            done = subprocess.run([sys.executable, __file__, "--child", kind, "--sizes", str(size), "--work", tmp],
+                                  capture_output=True, text=True, timeout=timeout, check=True)
+        except subprocess.TimeoutExpired:
+            return None
+        except subprocess.CalledProcessError as e:
+            raise SystemExit(f"{kind} at {size} failed:\n{e.stderr[-3000:]}")
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def table(results: list[dict], naive_results: dict[int, dict | None], naive_limit: float) -> str:
+    sizes = [r["size"] for r in results]
+    head = "| measure | " + " | ".join(f"{s:,} claims" for s in sizes) + " |"
+    lines = [head, "|---|" + "---|" * len(sizes)]
+
+    def row(name, cells):
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+
+    row("quads", [f"{r['quads']:,}" for r in results])
+    row("cold build (s)", [f"{r['cold_build_s']:.2f}" for r in results])
+    row("raw pyoxigraph bulk load of the same N-Triples (s)", [f"{r['raw_bulk_load_s']:.2f}" for r in results])
+    row("cold build ÷ raw bulk load", [f"{r['cold_build_s'] / r['raw_bulk_load_s']:.1f}×" for r in results])
+    row("rebuild after one changed file (s)", [f"{r['rebuild_one_s']:.2f}" for r in results])
+    row("validate, fast engine (s)", [f"{r['validate_s']:.2f}" for r in results])
+    row("findings", [f"{r['findings']:,}" for r in results])
+    row("slowest saved query (s)", [f"{max(v[0] for v in r['queries'].values()):.3f} ({max(r['queries'], key=lambda k: r['queries'][k][0])})" for r in results])
+    row("export N-Triples (s)", [f"{r['export_nt_s']:.2f}" for r in results])
+    row("peak memory (MiB)", [f"{r['peak_rss_mb']:.0f}" for r in results])
+    cells, ratio = [], []
+    for r in results:
+        n = naive_results.get(r["size"])
+        if n is None:
+            cells.append(f"> {naive_limit:.0f} s (stopped)" if r["size"] in naive_results else "not run")
+            ratio.append("–")
+        else:
+            cells.append(f"{n['naive_build_s']:.1f} + {n['naive_validate_s']:.1f}")
+            ratio.append(f"{n['naive_validate_s'] / max(r['validate_s'], 1e-9):.0f}×")
+    row("naive: rdflib build + pyshacl validate (s)", cells)
+    row("pyshacl ÷ fast validate", ratio)
+    lines.append("")
+    lines.append("Per query (s): " + "; ".join(
+        f"{q} " + "/".join(f"{r['queries'][q][0]:.3f}" for r in results) for q in results[0]["queries"]))
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--naive-limit", type=float, default=600, help="seconds the naive stack may take per size")
+    parser.add_argument("--naive-max", type=int, default=10000, help="largest size to try the naive stack at")
+    parser.add_argument("--child", choices=["benchkg", "naive"], help=argparse.SUPPRESS)
+    parser.add_argument("--work", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        fn = measure if args.child == "benchkg" else naive
+        print(json.dumps(fn(args.sizes[0], args.work)))
+        return
+    import pyoxigraph
+    import pyshacl
+    import rdflib
+
+    results, naive_results = [], {}
+    for size in args.sizes:
+        print(f"benchkg at {size:,} claims…", file=sys.stderr, flush=True)
+        results.append(run_child("benchkg", size, timeout=3600))
+        if size <= args.naive_max and (not naive_results or any(v is not None for v in naive_results.values())):
+            print(f"naive stack at {size:,} claims (limit {args.naive_limit:.0f} s)…", file=sys.stderr, flush=True)
+            naive_results[size] = run_child("naive", size, timeout=args.naive_limit)
+    print(f"Machine: {platform.machine()}, {__import__('os').cpu_count()} cores, Python {platform.python_version()}; "
+          f"pyoxigraph {pyoxigraph.__version__}, pyshacl {pyshacl.__version__}, rdflib {rdflib.__version__}; "
+          f"{time.strftime('%Y-%m-%d')}\n")
+    print(table(results, naive_results, args.naive_limit))
+
+
+if __name__ == "__main__":
+    main()
