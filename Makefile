@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install clean bench
+.PHONY: demo test install clean bench bench-import
 
 $(BIN)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "benchkg needs Python >= 3.11")'
@@ -29,3 +29,6 @@ clean:
 SIZES ?= 1000 10000
 bench: install
 	$(BIN)/python tests/bench/bench.py --sizes $(SIZES)
+
+bench-import: install
+	$(BIN)/python tests/bench/import_bench.py

@@ -8,7 +8,7 @@ from rdflib import Dataset, Graph
 
 from benchkg.cli import app
 
-from conftest import DATA, cli
+from conftest import cli
 
 COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands)
 

@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from benchkg.queries import run_query, saved_queries
-from benchkg.results import to_chart, to_csv
+from benchkg.results import to_csv
 from benchkg.store import build_graph
 
 from conftest import DATA, FIXTURES, cli

@@ -2,7 +2,6 @@
 push, query, serve; a server killed mid-push; refused credentials; an unreachable endpoint."""
 from __future__ import annotations
 
-import json
 import shutil
 import socket
 import subprocess

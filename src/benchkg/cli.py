@@ -4,9 +4,9 @@ misuse). Heavy modules are imported inside the commands so ``--help`` stays fast
 """
 from __future__ import annotations
 
-import os
 import sys
 from enum import Enum
+from functools import partial
 from pathlib import Path
 from typing import List, Optional
 
@@ -31,6 +31,11 @@ class ValidateFormat(str, Enum):
     turtle = "turtle"
     github = "github"
     sarif = "sarif"
+
+
+class Engine(str, Enum):
+    fast = "fast"
+    pyshacl = "pyshacl"
 
 
 class QueryFormat(str, Enum):
@@ -102,18 +107,15 @@ def build(data: Path = DataOpt):
 def validate(data: Path = DataOpt,
              format: ValidateFormat = typer.Option(ValidateFormat.text, "--format", "-f", help="Report format."),
              strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
-             engine: str = typer.Option("fast", "--engine", help="fast (SPARQL on the store) or pyshacl (the reference, slow).")):
+             engine: Engine = typer.Option(Engine.fast, "--engine", help="fast (SPARQL on the store) or pyshacl (the reference, slow).")):
     """Check the records against the conventions in shapes/; exit 1 on a violation.
 
     Example: benchkg validate --format github --strict
     """
     from .validate import FORMATS, validate_graph
 
-    if engine not in ("fast", "pyshacl"):
-        _fail(f"--engine is fast or pyshacl, not {engine!r}")
-    store = _build(data).store
-    report = _run(lambda: validate_graph(store, data, engine=engine))
-    del store  # close the store before exiting: Exit's traceback would keep it open
+    # no local keeps the store: the Exit below carries this frame, which must not hold it open
+    report = _run(partial(validate_graph, _build(data).store, data, engine=engine.value))
     typer.echo(FORMATS[format.value](report))
     raise typer.Exit(report.exit_code(strict))
 

@@ -17,7 +17,6 @@ from .validate import SEVERITIES, RawResult
 
 SH = "http://www.w3.org/ns/shacl#"
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
-SUBCLASS = "http://www.w3.org/2000/01/rdf-schema#subClassOf"
 SUPPORTED = {"minCount", "maxCount", "datatype", "minInclusive", "maxInclusive", "pattern", "minLength",
              "in", "class", "lessThanOrEquals"}
 IGNORED = {"path", "message", "severity", "targetClass", "targetSubjectsOf", "targetObjectsOf", "property",
@@ -82,7 +81,6 @@ def _severity(shapes, node, default: str = "violation") -> str:
 
 
 def _property_checks(shapes, prop, name: str, targets: str, severity: str, message: str) -> list[Check]:
-    from rdflib import URIRef
     from rdflib.collection import Collection
 
     sparql_path, result_path = _path(shapes, prop)
