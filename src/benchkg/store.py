@@ -79,7 +79,6 @@ class BuildResult:
     changed: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     unchanged: int = 0
-    records: dict[str, Record] = field(default_factory=dict)
 
     @property
     def touched(self) -> bool:
@@ -120,17 +119,16 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
     manifest = manifest_graph(base)
     state = f"{MAPPING_VERSION} {base} {hashlib.sha256(ONTOLOGY_FILE.read_bytes()).hexdigest()}"
     old_state = [q.object.value for q in store.quads_for_pattern(manifest, _STATE, None, manifest)]
-    if old_state != [state]:
-        store.clear()
-    known: dict[str, str] = {q.subject.value: q.object.value
-                             for q in store.quads_for_pattern(None, _STAT, None, manifest)}
+    rebuild_all = old_state != [state]  # another mapping, base IRI or ontology: nothing is reusable
+    known: dict[str, str] = {} if rebuild_all else {
+        q.subject.value: q.object.value for q in store.quads_for_pattern(None, _STAT, None, manifest)}
     result = BuildResult(store, base)
     files = record_files(data_dir)
     todo: list[tuple[Record, str]] = []
     problems = []
     seen: set[str] = set()
     prefix = f"{base}id/"
-    for i, (kind, path) in enumerate(files):
+    for kind, path in files:
         key = f"{kind}/{path.stem}"
         graph_iri = prefix + key
         seen.add(graph_iri)
@@ -153,6 +151,8 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
             todo.append((record, "changed" if old is not None else "added"))
     if problems:
         raise InputError(problems)
+    if rebuild_all:  # only now that every record has read: a failed build leaves the store as it was
+        store.clear()
     gone = [iri for iri in known if iri not in seen]
     total = len(todo) + len(gone)
     bulk = not known and len(todo) > 1000
@@ -179,7 +179,6 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
         else:
             store.extend(quads)
         (result.added if what == "added" else result.changed).append(f"{record.kind}/{record.id}")
-        result.records[f"{record.kind}/{record.id}"] = record
         if progress:
             progress(n, total)
     if batch:
@@ -190,10 +189,10 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
             store.remove(q)
         store.remove_graph(graph)
         result.removed.append(iri[len(prefix):])
-    if old_state != [state]:
+    if rebuild_all:
         store.extend(_ontology_quads())
         store.add(Quad(manifest, _STATE, Literal(state), manifest))
-    if result.touched or old_state != [state]:
+    if result.touched or rebuild_all:
         _derive_caveats(store, base)
         if bulk:
             store.optimize()
