@@ -121,3 +121,18 @@ def regenerate() -> None:
 
 if __name__ == "__main__":  # python tests/test_query_graph.py
     regenerate()
+
+
+def test_chart_draws_the_first_rows_and_says_so(tmp_path):
+    from pyoxigraph import Literal, NamedNode
+
+    from benchkg.queries import Results
+    from benchkg.results import CHART_ROWS, to_chart
+
+    decimal = NamedNode("http://www.w3.org/2001/XMLSchema#decimal")
+    rows = [{"claim": Literal(f"claim-{i:02d}"), "v": Literal(str(100 - i), datatype=decimal)} for i in range(CHART_ROWS + 5)]
+    path = tmp_path / "c.svg"
+    to_chart(Results(["claim", "v"], rows), path, "claim", "v")
+    svg = path.read_text()
+    assert f"the first {CHART_ROWS} of {CHART_ROWS + 5} rows" in svg
+    assert "claim-00" in svg and f"claim-{CHART_ROWS - 1}" in svg and f"claim-{CHART_ROWS}" not in svg

@@ -137,11 +137,15 @@ def to_markdown(results: Results) -> str:
 FORMATS = {"table": to_table, "csv": to_csv, "json": to_json, "markdown": to_markdown}
 
 
-def to_chart(results: Results, path, label: str, value: str, title: str = "") -> None:
+CHART_ROWS = 25
+
+
+def to_chart(results: Results, path, label: str, value: str, title: str = "", limit: int = CHART_ROWS) -> None:
     """A horizontal bar chart of one numeric column by one label column, written to PNG or SVG.
 
     The axis names the column and its unit (when the rows have one); derived values are hatched;
-    a bar whose row carries gotchas is marked with ⚠ and their count.
+    a bar whose row carries gotchas is marked with ⚠ and their count. Only the first ``limit``
+    rows are drawn (the query's order: best first), and the chart says so.
     """
     import matplotlib
 
@@ -149,6 +153,8 @@ def to_chart(results: Results, path, label: str, value: str, title: str = "") ->
     import matplotlib.pyplot as plt
 
     rows = [r for r in results.rows if value in r]
+    shown = f"the first {limit} of {len(rows)} rows" if len(rows) > limit else ""
+    rows = rows[:limit]
     labels = [short(r.get(label)) for r in rows]
     values = [float(r[value].value) for r in rows]
     units = {short(r["unit"]) for r in rows if "unit" in r}
@@ -168,8 +174,10 @@ def to_chart(results: Results, path, label: str, value: str, title: str = "") ->
     ax.set_xlabel(value.replace("_", " ") + unit)
     ax.set_ylabel(label.replace("_", " "))
     ax.set_xlim(0, max(values + [1]) * 1.45)
-    note = "hatched: derived (aggregate ÷ accelerator count), not an official metric" if any(
-        r.get("derived") is not None and r["derived"].value == "true" for r in rows) else ""
+    notes = [shown] if shown else []
+    if any(r.get("derived") is not None and r["derived"].value == "true" for r in rows):
+        notes.append("hatched: derived (aggregate ÷ accelerator count), not an official metric")
+    note = "; ".join(notes)
     ax.set_title(title, fontsize=10, loc="left")
     if note:
         fig.text(0.01, 0.01, note, fontsize=7, color="#555555")
