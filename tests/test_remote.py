@@ -228,3 +228,10 @@ def test_serve_answers_the_saved_queries_read_only(graph_data):
         assert server.server_address[0] == "127.0.0.1"
     finally:
         server.shutdown()
+
+
+def test_store_rejecting_the_data_exits_2_with_its_answer(server, graph_data):
+    # an update sent to the query endpoint: the store answers 4xx and says why
+    result = cli("push", "--endpoint", server.query, "--update-endpoint", server.query, "--data", graph_data)
+    assert result.exit_code == 2
+    assert f"{server.query} answered HTTP 4" in result.stderr

@@ -67,34 +67,54 @@ def _explain(url: str, code: int, reason: str, body: str = "") -> StoreError:
     return StoreError(f"{where} answered HTTP {code} {reason}{detail}")
 
 
-def http(method: str, url: str, body: bytes | None = None, headers: dict | None = None,
-         timeout: float = TIMEOUT_S) -> tuple[int, bytes]:
-    """One HTTP request with auth, a timeout, and retries with backoff on 5xx and connection errors.
+_WRAPPER_CODES = {"Unauthorized": 401, "EndPointNotFound": 404, "QueryBadFormed": 400, "EndPointInternalError": 500}
 
-    :raises StoreError: unreachable after retries, or a 4xx/5xx answer, with what to do.
+
+def _classify(e: Exception) -> tuple[int | None, str, str]:
+    """(HTTP status or None for a connection failure, reason, body) of a request's exception."""
+    if isinstance(e, urllib.error.HTTPError):
+        return e.code, str(e.reason), e.read().decode("utf-8", "replace") if e.fp else ""
+    if isinstance(e, (urllib.error.URLError, OSError)):
+        return None, str(getattr(e, "reason", e)), ""
+    code = _WRAPPER_CODES.get(type(e).__name__)  # SPARQLWrapper's exceptions
+    if code is None:
+        raise StoreError(f"the store rejected the request ({type(e).__name__}): {str(e).splitlines()[0][:300]}") from None
+    return code, type(e).__name__, str(e).split("Response:", 1)[-1] if code == 400 else ""
+
+
+def _retrying(url: str, call):
+    """``call()`` with retries and exponential backoff on 5xx answers and connection failures.
+
+    :raises StoreError: unreachable after the retries, or a 4xx/5xx answer, saying what to do.
     """
-    headers = {**(headers or {}), **_auth_header()}
     delay = BACKOFF_S
     for attempt in range(RETRIES):
-        request = urllib.request.Request(url, data=body, method=method, headers=headers)
         try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                return response.status, response.read()
-        except urllib.error.HTTPError as e:
-            text = e.read().decode("utf-8", "replace") if e.fp else ""
-            if e.code >= 500 and attempt < RETRIES - 1:
+            return call()
+        except Exception as e:  # noqa: BLE001 - classified below, everything else is re-raised as StoreError
+            code, reason, body = _classify(e)
+            if (code is None or code >= 500) and attempt < RETRIES - 1:
                 time.sleep(delay)
                 delay *= 2
                 continue
-            raise _explain(url, e.code, e.reason, text) from None
-        except (urllib.error.URLError, OSError) as e:
-            if attempt < RETRIES - 1:
-                time.sleep(delay)
-                delay *= 2
-                continue
-            reason = getattr(e, "reason", e)
-            raise StoreError(f"cannot reach {safe_url(url)}: {reason}. Is the store running, and is this its URL?") from None
+            if code is None:
+                raise StoreError(f"cannot reach {safe_url(url)}: {reason}. "
+                                 f"Is the store running, and is this its URL?") from None
+            raise _explain(url, code, reason, body) from None
     raise AssertionError("unreachable")
+
+
+def http(method: str, url: str, body: bytes | None = None, headers: dict | None = None,
+         timeout: float = TIMEOUT_S) -> tuple[int, bytes]:
+    """One HTTP request with auth, a timeout, and retries (see :func:`_retrying`)."""
+    headers = {**(headers or {}), **_auth_header()}
+
+    def call():
+        request = urllib.request.Request(url, data=body, method=method, headers=headers)
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, response.read()
+
+    return _retrying(url, call)
 
 
 # ---------------------------------------------------------------- queries
@@ -130,34 +150,7 @@ def run_remote_sparql(endpoint: str, text: str, timeout: float = TIMEOUT_S) -> R
     for name, value in _auth_header().items():
         client.addCustomHttpHeader(name, value)
     client.setQuery(text)
-    delay = BACKOFF_S
-    for attempt in range(RETRIES):
-        try:
-            data = client.query().convert()
-            break
-        except urllib.error.HTTPError as e:
-            if e.code >= 500 and attempt < RETRIES - 1:
-                time.sleep(delay)
-                delay *= 2
-                continue
-            raise _explain(endpoint, e.code, e.reason) from None
-        except (urllib.error.URLError, OSError) as e:
-            if attempt < RETRIES - 1:
-                time.sleep(delay)
-                delay *= 2
-                continue
-            raise StoreError(f"cannot reach {safe_url(endpoint)}: {getattr(e, 'reason', e)}. "
-                             f"Is the store running, and is this its query URL?") from None
-        except Exception as e:  # SPARQLWrapper's own exceptions for 400, 401, 404, 500…
-            code = {"Unauthorized": 401, "EndPointNotFound": 404, "EndPointInternalError": 500}.get(type(e).__name__)
-            if code == 500 and attempt < RETRIES - 1:
-                time.sleep(delay)
-                delay *= 2
-                continue
-            if code:
-                raise _explain(endpoint, code, type(e).__name__) from None
-            raise StoreError(f"{safe_url(endpoint)} rejected the query ({type(e).__name__}): "
-                             f"{str(e).splitlines()[0][:300]}") from None
+    data = _retrying(endpoint, lambda: client.query().convert())
     names = data.get("head", {}).get("vars", [])
     rows = [{k: term_from_json(v) for k, v in b.items()} for b in data.get("results", {}).get("bindings", [])]
     return Results(names, rows)
