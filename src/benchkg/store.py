@@ -192,8 +192,11 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
     if rebuild_all:
         store.extend(_ontology_quads())
         store.add(Quad(manifest, _STATE, Literal(state), manifest))
-    if result.touched or rebuild_all:
+    if rebuild_all or any(key.startswith("gotchas/") for key in result.added + result.changed + result.removed):
         _derive_caveats(store, base)
+    elif result.touched:  # only claims (or entities they name) changed: re-derive just those claims
+        claims = [prefix + key for key in result.added + result.changed + result.removed if key.startswith("benchmarks/")]
+        _derive_caveats(store, base, claims)
         if bulk:
             store.optimize()
     return result
@@ -220,14 +223,16 @@ def _field_paths_by_predicate() -> dict[str, str]:
     return {pred: "|".join(f"({p})" for p in alts) for pred, alts in paths.items()}
 
 
-def _derive_caveats(store: Store, base: str) -> None:
+def _derive_caveats(store: Store, base: str, claims: list[str] | None = None) -> None:
     """Recompute which gotchas apply to which claims: those a claim links, and those whose
-    ``applies_to`` facets all match it. Cross-record, so recomputed whole on every change; one
-    join query per gotcha keeps it linear in the number of claims."""
+    ``applies_to`` facets all match it; one join query per gotcha keeps it linear in the number
+    of claims. ``claims`` limits the work to those claim IRIs (when no gotcha changed, a claim's
+    caveats depend only on the claim itself); by default every claim is re-derived."""
     graph = caveats_graph(base)
     prefixes = sparql_prefixes()
+    only = "VALUES ?claim { " + " ".join(f"<{c}>" for c in claims) + " } " if claims is not None else ""
     quads = [Quad(t.subject, t.predicate, t.object, graph) for t in store.query(
-        prefixes + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { ?claim a bk:Benchmark ; bk:gotcha ?g }",
+        prefixes + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { " + only + "?claim a bk:Benchmark ; bk:gotcha ?g }",
         use_default_graph_as_union=True)]
     facets: dict[str, dict[str, list[str]]] = {}
     for row in store.query(prefixes + """SELECT ?g ?facet ?v WHERE { ?g a bk:Gotcha ; bk:appliesTo ?a .
@@ -236,7 +241,7 @@ def _derive_caveats(store: Store, base: str) -> None:
         facets.setdefault(row["g"].value, {}).setdefault(row["facet"].value.rsplit("#", 1)[1], []).append(row["v"].value)
     field_paths = _field_paths_by_predicate()
     for gotcha, given in sorted(facets.items()):
-        where = ["?claim a bk:Benchmark ."]
+        where = [only + "?claim a bk:Benchmark ."]
         for facet, pattern in (("appliesToSuite", "?claim bk:suite ?{v} ."),
                                ("appliesToScenario", "?claim bk:scenario ?{v} ."),
                                ("appliesToMetric", "?claim bk:result/bk:metric ?{v} .")):
@@ -251,7 +256,12 @@ def _derive_caveats(store: Store, base: str) -> None:
         node = NamedNode(gotcha)
         caveat = NamedNode(BK + "caveat")
         quads += [Quad(r["claim"], caveat, node, graph) for r in store.query(query, use_default_graph_as_union=True)]
-    store.remove_graph(graph)
+    if claims is None:
+        store.remove_graph(graph)
+    else:
+        for claim in claims:
+            for old in list(store.quads_for_pattern(NamedNode(claim), None, None, graph)):
+                store.remove(old)
     store.extend(quads)
 
 
