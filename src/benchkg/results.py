@@ -8,7 +8,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from .queries import Results
-from .vocab import BK, PREFIXES, UNIT_NAMES
+from .vocab import PREFIXES, curator_name
 
 XSD = PREFIXES["xsd"]
 _NUMERIC = {XSD + t for t in ("decimal", "integer", "double", "float", "int", "long")}
@@ -66,21 +66,7 @@ def short(term) -> str:
     if term is None:
         return ""
     if isinstance(term, NamedNode):
-        value = term.value
-        if value in UNIT_NAMES:
-            return UNIT_NAMES[value]
-        m = re.search(r"/id/[a-z]+/([^/#]+)$", value)
-        if m:
-            return m.group(1)
-        if value.startswith(BK):
-            local = value[len(BK):]
-            from .vocab import SCHEMES
-
-            for scheme in sorted(SCHEMES, key=len, reverse=True):
-                if local.startswith(scheme + "-"):
-                    return local[len(scheme) + 1:]
-            return local
-        return value
+        return curator_name(term.value)
     if isinstance(term, Literal) and term.datatype.value in _NUMERIC:
         return format_number(term.value)
     return term.value

@@ -1,16 +1,16 @@
 """Check the graph against the conventions in ``shapes/`` and report findings against the source.
 
-pyshacl is the engine (the reference oracle); its report is turned into findings that name the
-record file, the line and the JSON pointer of the field that broke a convention.
+Two engines run the shapes: whole-graph SPARQL on the store (:mod:`benchkg.fastshacl`, the
+default) and pyshacl (the reference). Their results become findings that name the record file,
+the line and the JSON pointer of the field that broke a convention.
 """
 from __future__ import annotations
 
 import json
 import re
 from dataclasses import asdict, dataclass
-from pathlib import Path
-
 from decimal import Decimal
+from pathlib import Path
 
 from .errors import InputError
 from .mapping import pointer_of
@@ -18,7 +18,7 @@ from .records import Record
 from .resources import SHAPES_DIR
 from .store import content_quads
 from .schema import BENCHMARK_FIELD_PATHS
-from .vocab import BK, DEFAULT_BASE, UNIT_NAMES, expand
+from .vocab import BK, DEFAULT_BASE, UNIT_NAMES, curator_name, expand
 
 #: predicate IRI -> the benchmark field a curator writes (for messages about omitted fields)
 FIELD_NAMES = {expand(spec.pred): name for name, spec in reversed(BENCHMARK_FIELD_PATHS.items())
@@ -126,10 +126,8 @@ def validate_graph(store, data_dir: Path, *, base: str = DEFAULT_BASE,
 
         raw = run_fast(store, shapes)
         report_graph = None
-    report = Report(locate(raw, Path(data_dir), base), report_graph)
-    if report_graph is None:
-        report.shacl_report = lambda: report_graph_of(raw)
-    return report
+    return Report(locate(raw, Path(data_dir), base),
+                  report_graph if report_graph is not None else (lambda: report_graph_of(raw)))
 
 
 def run_pyshacl(store, shapes, base: str = DEFAULT_BASE):
@@ -203,6 +201,7 @@ def report_graph_of(raw: list[RawResult]):
 def locate(raw: list[RawResult], data_dir: Path, base: str = DEFAULT_BASE) -> list[Finding]:
     """Findings located in the record files: file, line, JSON pointer; sorted by file and line."""
     records: dict[str, object] = {}
+    ids: dict[str, list[tuple[str, list[str]]]] = {}  # kind -> (id, aliases): read once per call
     findings: set[Finding] = set()
     prefix = f"{base}id/"
     for r in raw:
@@ -223,15 +222,16 @@ def locate(raw: list[RawResult], data_dir: Path, base: str = DEFAULT_BASE) -> li
         if r.value is not None:  # pyshacl fills {?value} only for SPARQL constraints
             message = message.replace("{?value}", r.value)
             if r.shape.startswith("ref-"):
-                message += suggest_id(data_dir, r.value, base)
+                message += suggest_id(data_dir, r.value, base, ids)
         message = message.replace("{$this}", r.focus)
         findings.add(Finding(str(file), line, pointer, r.severity, r.shape, readable(message, base), key))
     return sorted(findings, key=lambda f: (f.file, f.line, f.pointer, SEVERITY_ORDER[f.severity], f.shape))
 
 
-def suggest_id(data_dir: Path, iri: str, base: str = DEFAULT_BASE) -> str:
-    """' (did you mean …?)' for a reference to a missing record: a close id, or the record whose
-    aliases list the id as written.
+def suggest_id(data_dir: Path, iri: str, base: str = DEFAULT_BASE,
+               ids: dict[str, list[tuple[str, list[str]]]] | None = None) -> str:
+    """' (did you mean …?)' for a reference to a missing record: the record whose aliases list the
+    id as written, or a close id. ``ids`` caches each kind's (id, aliases) between calls.
 
     >>> from benchkg.resources import ROOT
     >>> suggest_id(ROOT / "data", "https://w3id.org/benchkg/id/accelerators/h100")
@@ -243,15 +243,19 @@ def suggest_id(data_dir: Path, iri: str, base: str = DEFAULT_BASE) -> str:
     if not m or not (Path(data_dir) / m.group(1)).is_dir():
         return ""
     kind, wanted = m.group(1), m.group(2)
-    paths = sorted((Path(data_dir) / kind).glob("*.json"))
-    for path in paths:
-        try:
-            aliases = json.loads(path.read_text(encoding="utf-8")).get("aliases", [])
-        except (OSError, ValueError, AttributeError):
-            continue
-        if wanted.lower() in (str(a).lower() for a in aliases):
-            return f" (did you mean {path.stem!r}?)"
-    close = difflib.get_close_matches(wanted, [p.stem for p in paths], n=1, cutoff=0.6)
+    ids = {} if ids is None else ids
+    if kind not in ids:
+        ids[kind] = []
+        for path in sorted((Path(data_dir) / kind).glob("*.json")):
+            try:
+                aliases = json.loads(path.read_text(encoding="utf-8")).get("aliases", [])
+            except (OSError, ValueError, AttributeError):
+                aliases = []
+            ids[kind].append((path.stem, [str(a).lower() for a in aliases]))
+    for record_id, aliases in ids[kind]:
+        if wanted.lower() in aliases:
+            return f" (did you mean {record_id!r}?)"
+    close = difflib.get_close_matches(wanted, [record_id for record_id, _ in ids[kind]], n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
@@ -268,10 +272,7 @@ def readable(text: str, base: str = DEFAULT_BASE) -> str:
     for iri, name in FIELD_NAMES.items():
         text = re.sub(re.escape(iri) + r"\b(?!-)", name, text)
     text = re.sub(re.escape(base) + r"id/[a-z]+/([^\s#>\"']+)", r"\1", text)
-    text = re.sub(r"(?:" + re.escape(BK) + r"|bk:)[a-z]+(?:-[a-z]+)*?-(?=[a-z0-9])(?:(?:type|kind|by|status|label|family)-)?([A-Za-z0-9.%-]+)",
-                  lambda m: m.group(1), text)
-    text = re.sub(re.escape(BK) + r"([A-Za-z]+)", r"\1", text)
-    return text
+    return re.sub(r"(?:" + re.escape(BK) + r"|bk:)([A-Za-z0-9.%-]+)", lambda m: curator_name(BK + m.group(1)), text)
 
 
 # ---------------------------------------------------------------- report formats

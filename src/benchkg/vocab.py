@@ -5,6 +5,7 @@ ontology declares every one of them (a test checks the two agree).
 """
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 BK = "https://w3id.org/benchkg/ontology#"
@@ -104,6 +105,31 @@ def record_iri(base: str, kind: str, record_id: str) -> str:
     'https://w3id.org/benchkg/id/models/llama2-70b'
     """
     return f"{base}id/{kind}/{quote(record_id, safe='')}"
+
+
+def curator_name(iri: str) -> str:
+    """What a curator writes for an IRI: a record's id, a controlled value, a unit's symbol, an
+    ontology term's local name; any other IRI unchanged.
+
+    >>> curator_name(BK + "scope-per-accelerator"), curator_name(BK + "measured-by-vendor")
+    ('per-accelerator', 'vendor')
+    >>> curator_name(UNITS["tokens/s"]), curator_name("https://w3id.org/benchkg/id/models/llama2-70b")
+    ('tokens/s', 'llama2-70b')
+    """
+    if iri in UNIT_NAMES:
+        return UNIT_NAMES[iri]
+    record = re.search(r"/id/[a-z]+/([^/#]+)$", iri)
+    if record:
+        return record.group(1)
+    if iri.startswith(BK):
+        local = iri[len(BK):]
+        # longest first (system-type before system); "unit" is where unknown unit strings are minted
+        for scheme in sorted([*SCHEMES, "unit"], key=len, reverse=True):
+            value = local[len(scheme) + 1:]
+            if local.startswith(scheme + "-") and (value[:1].islower() or value[:1].isdigit()):
+                return value
+        return local
+    return iri
 
 
 def sparql_prefixes() -> str:
