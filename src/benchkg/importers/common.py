@@ -62,6 +62,14 @@ class ImportReport:
     skipped: dict[str, int] = field(default_factory=dict)   # reason -> rows
     unresolved: dict[str, int] = field(default_factory=dict)  # text -> times seen
 
+    def skip(self, reason: str) -> None:
+        """Count one input row left out, and why."""
+        self.skipped[reason] = self.skipped.get(reason, 0) + 1
+
+    def unknown(self, text: str) -> None:
+        """Count one piece of text the reviewed tables do not know (reported, left out)."""
+        self.unresolved[text] = self.unresolved.get(text, 0) + 1
+
     def wrote(self, kind: str, changed: bool) -> None:
         if changed:
             self.written[kind] = self.written.get(kind, 0) + 1

@@ -51,7 +51,7 @@ def import_epoch(csv_path: Path, out_dir: Path, report: ImportReport | None = No
     for row in rows:
         acc_id = aliases.get(row["Hardware name"].strip().lower())
         if acc_id is None:
-            report.skipped["Epoch rows no accelerator record claims"] = report.skipped.get("Epoch rows no accelerator record claims", 0) + 1
+            report.skip("Epoch rows no accelerator record claims")
             continue
         spec = table[acc_id]
         rec = read_record_json(out_dir, "accelerators", acc_id) or {

@@ -47,7 +47,7 @@ def fabric_ids(text: str, rules, none: set[str], report: ImportReport) -> list[s
         return []
     ids = [i for pattern, out in rules if pattern.search(text) for i in out]
     if not ids:
-        report.unresolved[f"interconnect: {text}"] = report.unresolved.get(f"interconnect: {text}", 0) + 1
+        report.unknown(f"interconnect: {text}")
     return list(dict.fromkeys(ids))
 
 
@@ -123,19 +123,19 @@ def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = 
         if progress:
             progress(n, len(rows))
         if not (row.get("Accelerator") or "").strip():
-            report.skipped["CPU-only (no accelerator)"] = report.skipped.get("CPU-only (no accelerator)", 0) + 1
+            report.skip("CPU-only (no accelerator)")
             continue
         parts = split_accelerators(row["Accelerator"])
         acc_ids = [aliases.get(name.lower()) for name, _ in parts]
         if None in acc_ids:
             for (name, _), acc in zip(parts, acc_ids):
                 if acc is None:
-                    report.unresolved[f"accelerator: {name}"] = report.unresolved.get(f"accelerator: {name}", 0) + 1
-            report.skipped["accelerator not in the reviewed table"] = report.skipped.get("accelerator not in the reviewed table", 0) + 1
+                    report.unknown(f"accelerator: {name}")
+            report.skip("accelerator not in the reviewed table")
             continue
         unit = UNITS.get(row.get("Performance_Units"))
         if unit is None or row.get("Performance_Result") in (None, ""):
-            report.skipped["no headline result or unknown unit"] = report.skipped.get("no headline result or unknown unit", 0) + 1
+            report.skip("no headline result or unknown unit")
             continue
         system_path = round_dir / "systems" / row["Category"] / row["Submitter"] / "systems" / f"{row['Platform']}.json"
         system = json.loads(system_path.read_text(encoding="utf-8")) if system_path.is_file() else None
@@ -147,8 +147,7 @@ def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = 
         nodes = int(row.get("Nodes") or 1)
         accelerator_count = int(total) if total not in (None, "") else (int(nodes * float(per_node)) if per_node not in (None, "") else None)
         if not accelerator_count:
-            reason = "accelerator count not stated (a# empty, no Total Accelerators): an aggregate needs its count"
-            report.skipped[reason] = report.skipped.get(reason, 0) + 1
+            report.skip("accelerator count not stated (a# empty, no Total Accelerators): an aggregate needs its count")
             continue
         fabric: list[str] = []
         if system:
