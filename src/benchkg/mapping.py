@@ -31,8 +31,7 @@ def decimal_text(value: int | Decimal) -> str:
     >>> decimal_text(Decimal("1E+3")), decimal_text(Decimal("910621.36")), decimal_text(72)
     ('1000', '910621.36', '72')
     """
-    text = format(Decimal(value), "f")
-    return text
+    return format(Decimal(value), "f")
 
 
 def per_accelerator(value: Decimal, count: int) -> Decimal:
