@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install clean bench bench-import
+.PHONY: demo test test-tools install clean bench bench-import site
 
 $(BIN)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "benchkg needs Python >= 3.11")'
@@ -19,11 +19,19 @@ demo: install
 	$(BIN)/benchkg validate
 	$(BIN)/benchkg query leaderboard --param model=llama2-70b --param scenario=server
 
-test: install
+# Chromium, rapper, N3.js and jsonld.js for the linked-data tests (apt and npm; only what is missing).
+test-tools:
+	scripts/test-tools
+
+test: install test-tools
 	$(BIN)/python -m pytest
 
+# The static site of data/ in ./site (open site/index.html).
+site: install
+	$(BIN)/benchkg site -o site
+
 clean:
-	rm -rf $(VENV) .benchkg
+	rm -rf $(VENV) .benchkg site tests/js/node_modules
 
 # Benchmarks (not part of `make test`): 1k and 10k claims; `make bench SIZES="1000 10000 100000"` for 100k.
 SIZES ?= 1000 10000

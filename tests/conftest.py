@@ -51,3 +51,20 @@ def data_copy(tmp_path) -> Path:
     target = tmp_path / "data"
     shutil.copytree(DATA, target)
     return target
+
+
+@pytest.fixture(scope="session")
+def seed_site(tmp_path_factory) -> Path:
+    """``benchkg site`` of the seed data, written once per test session (with an endpoint named)."""
+    out = tmp_path_factory.mktemp("site") / "site"
+    result = cli("site", "-o", out, "--data", DATA, "--endpoint", "http://127.0.0.1:7878/query")
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def tool(name: str) -> str:
+    """The path of an external program the tests need; `make test` installs them (scripts/test-tools)."""
+    path = shutil.which(name)
+    if not path:
+        pytest.fail(f"{name} is not installed; run `make test-tools` (Debian chromium, raptor2-utils; npm n3, jsonld)")
+    return path

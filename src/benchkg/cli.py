@@ -228,6 +228,34 @@ def export(output: Path = typer.Option(..., "-o", "--output", help="The file to 
 
 
 @app.command()
+def site(output: Path = typer.Option(..., "-o", "--output", help="The folder to write (replaced if benchkg wrote it)."),
+         endpoint: Optional[str] = typer.Option(None, "--endpoint",
+                                                help="A public SPARQL endpoint serving this data, named in void.ttl."),
+         data: Path = DataOpt):
+    """Write a static linked-data site: a page per record (with .ttl/.jsonld), kind indexes, the
+    saved comparisons with charts, the ontology, dumps and a VoID/DCAT description.
+
+    Open DIR/index.html in a browser, or publish DIR at the base IRI.
+
+    Example: benchkg site -o site && python -m http.server -d site 8000
+    """
+    from .site import build_site
+    from .validate import validate_graph
+
+    store = _build(data).store
+    report = _run(lambda: validate_graph(store, data))
+    bar, cb = _progress()
+    try:
+        result = _run(lambda: build_site(store, data, output, endpoint=endpoint, findings=report.findings,
+                                         progress=cb))
+    finally:
+        if bar:
+            bar.stop()
+    typer.echo(f"wrote {result.out}: {result.pages:,} pages ({result.entities:,} records, {result.charts} charts), "
+               f"{result.files:,} files, {result.bytes / 1e6:,.1f} MB; open {result.out / 'index.html'}")
+
+
+@app.command()
 def push(endpoint: str = typer.Option(..., "--endpoint", envvar="BENCHKG_ENDPOINT",
                                       help="The store's SPARQL query endpoint (reads the push manifest)."),
          gsp: Optional[str] = typer.Option(None, "--gsp", help="Graph Store Protocol endpoint; guessed from --endpoint for Oxigraph and Fuseki."),

@@ -11,3 +11,5 @@ ROOT = Path(__file__).resolve().parents[2]
 ONTOLOGY_FILE = ROOT / "ontology" / "benchkg.ttl"
 SHAPES_DIR = ROOT / "shapes"
 QUERIES_DIR = ROOT / "queries"
+CONTEXT_FILE = ROOT / "ontology" / "context" / "v1.jsonld"
+ASSETS_DIR = Path(__file__).resolve().parent / "assets"

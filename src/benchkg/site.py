@@ -1,0 +1,582 @@
+"""``benchkg site``: the graph as a static linked-data site people can browse.
+
+Layout (every path relative to the site's top, which stands for the base IRI)::
+
+    index.html                      counts, search, the comparisons, the dumps
+    id/<kind>/index.html            every record of a kind, as a table
+    id/<kind>/<id>/index.html       one record: headline, gotchas, statements, who refers to it
+    id/<kind>/<id>/index.ttl|.jsonld   the same record as Turtle and JSON-LD (<link rel="alternate">)
+    queries/<name>/index.html       a saved comparison: table, SVG chart, gotchas of its rows
+    ontology/index.html             classes, properties, units and concept schemes, one anchor each
+    context/v1.jsonld               the JSON-LD context the .jsonld files use
+    dumps/benchkg.{nt,ttl,trig,jsonld}   the whole dataset
+    void.ttl                        VoID + DCAT 3 description of the dataset
+
+The site is written to a temporary folder beside ``DIR`` and swapped in at the end, so a failed
+run leaves the previous site as it was. A folder that is not a benchkg site is never replaced.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import jsonld
+from .errors import UsageError
+from .pages import esc, findings_list, gotcha_list, link, page, search_form, table
+from .resources import ASSETS_DIR, CONTEXT_FILE, ONTOLOGY_FILE
+from .results import format_number
+from .schema import CLASSES, KINDS
+from .vocab import BK, DEFAULT_BASE, PREFIXES, UNIT_NAMES
+
+MARKER = ".benchkg-site"
+RDF, RDFS, SKOS, OWL, XSD = (PREFIXES[p] for p in ("rdf", "rdfs", "skos", "owl", "xsd"))
+QUDT = PREFIXES["qudt"]
+TYPE, LABEL = RDF + "type", RDFS + "label"
+NUMERIC = {XSD + t for t in ("decimal", "integer", "double", "float", "nonNegativeInteger")}
+
+#: kind -> columns of its index table: (header, path of predicates from the record)
+COLUMNS = {
+    "benchmarks": [("Model", (BK + "model",)), ("Accelerator", (BK + "accelerator",)),
+                   ("Count", (BK + "acceleratorCount",)), ("Scenario", (BK + "scenario",)),
+                   ("Value", (BK + "result", QUDT + "value")), ("Unit", (BK + "result", QUDT + "hasUnit")),
+                   ("Suite", (BK + "suite",))],
+    "accelerators": [("Vendor", (BK + "vendor",)), ("Kind", (BK + "acceleratorKind",)),
+                     ("Memory (GB)", (BK + "memoryGB",)), ("Memory bandwidth (TB/s)", (BK + "memoryBandwidthTBs",)),
+                     ("Fabric present", (BK + "interconnect",))],
+    "interconnects": [("Kind", (BK + "interconnectKind",)), ("Vendor", (BK + "vendor",))],
+    "gotchas": [("Severity", (BK + "severity",)), ("Statement", (BK + "statement",))],
+    "suites": [("Family", (BK + "suiteFamily",)), ("Version", (BK + "version",)), ("Publisher", (BK + "publisher",))],
+    "sources": [("Kind", (BK + "sourceKind",)), ("Publisher", (BK + "publisher",))],
+    "models": [("Parameters (billions)", (BK + "parametersBillions",))],
+}
+SINGULAR = {"benchmarks": "claim", "accelerators": "accelerator", "interconnects": "interconnect",
+            "engines": "engine", "formats": "numeric format", "models": "model", "organizations": "organization",
+            "suites": "suite", "sources": "source", "gotchas": "gotcha"}
+
+
+@dataclass
+class SiteReport:
+    """What ``build_site`` wrote."""
+
+    out: Path
+    entities: int = 0
+    pages: int = 0
+    files: int = 0
+    bytes: int = 0
+    charts: int = 0
+    by_kind: dict = field(default_factory=dict)
+
+
+class _Graph:
+    """The dataset as the pages need it: statements per record, labels, gotchas, inverse links."""
+
+    def __init__(self, store, base: str):
+        from pyoxigraph import NamedNode
+
+        from .store import ONTOLOGY_GRAPH, caveats_graph, content_graphs
+
+        self.base, self.prefix = base, base + "id/"
+        self.records: dict[str, list] = {}  # record IRI -> its triples (caveats included)
+        caveats = caveats_graph(base).value
+        self.caveats: dict[str, list[str]] = defaultdict(list)
+        self.inverse: dict[str, set[str]] = defaultdict(set)
+        caveat_triples = defaultdict(list)
+        for graph in content_graphs(store, base):
+            triples = [q.triple for q in store.quads_for_pattern(None, None, None, graph)]
+            if graph.value == caveats:
+                for t in triples:
+                    self.caveats[t.subject.value].append(t.object.value)
+                    caveat_triples[t.subject.value].append(t)
+            elif graph.value.startswith(self.prefix):
+                self.records[graph.value] = triples
+            for t in triples:
+                if type(t.object).__name__ == "NamedNode" and t.object.value.startswith(self.prefix):
+                    target, source = t.object.value.split("#")[0], t.subject.value.split("#")[0]
+                    if target != source:
+                        self.inverse[target].add(source)
+        for claim, triples in caveat_triples.items():
+            self.records[claim] = self.records.get(claim, []) + triples
+        self.props: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+        for triples in self.records.values():
+            for t in triples:
+                self.props[t.subject.value][t.predicate.value].append(t.object)
+        self.ontology = [q.triple for q in store.quads_for_pattern(None, None, None, NamedNode(ONTOLOGY_GRAPH))]
+        self.term_props: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+        for t in self.ontology:
+            self.term_props[t.subject.value][t.predicate.value].append(t.object)
+        self.labels = {s: str(p[LABEL][0].value) for s, p in self.props.items() if p.get(LABEL)}
+        self.labels.update({s: str((p.get(RDFS + "label") or p.get(SKOS + "prefLabel"))[0].value)
+                            for s, p in self.term_props.items() if p.get(RDFS + "label") or p.get(SKOS + "prefLabel")})
+
+    def kind_id(self, iri: str) -> tuple[str, str]:
+        kind, _, rid = iri[len(self.prefix):].split("#")[0].partition("/")
+        return kind, rid
+
+    def first(self, subject: str, *path: str):
+        """The first object at the end of a path of predicates, or None."""
+        values = self.all(subject, *path)
+        return values[0] if values else None
+
+    def all(self, subject: str, *path: str) -> list:
+        nodes = [subject]
+        for predicate in path:
+            nodes = [o for n in nodes for o in self.props.get(n, {}).get(predicate, [])]
+            if predicate != path[-1]:
+                nodes = [o.value for o in nodes]
+        return nodes
+
+    def gotcha(self, iri: str, note: str = "") -> dict:
+        kind, rid = self.kind_id(iri)
+        return {"href": f"id/{kind}/{rid}/index.html", "title": self.labels.get(iri, rid),
+                "severity": _local(self.first(iri, BK + "severity")).removeprefix("severity-") or "info",
+                "statement": self.first(iri, BK + "statement").value if self.first(iri, BK + "statement") else "",
+                "note": note}
+
+
+def _local(term) -> str:
+    if term is None:
+        return ""
+    value = term.value if hasattr(term, "value") else str(term)
+    return value.rsplit("#", 1)[-1] if "#" in value else value.rsplit("/", 1)[-1]
+
+
+def entity_path(iri: str, base: str = DEFAULT_BASE) -> str | None:
+    """Where a record's page is, from the site's top (with the fragment), or None for other IRIs.
+
+    >>> entity_path("https://w3id.org/benchkg/id/models/llama2-70b#result")
+    'id/models/llama2-70b/index.html#result'
+    >>> entity_path("https://w3id.org/benchkg/ontology#Benchmark")
+    'ontology/index.html#Benchmark'
+    """
+    if iri.startswith(base + "id/"):
+        record, _, fragment = iri[len(base):].partition("#")
+        return f"{record}/index.html" + (f"#{fragment}" if fragment else "")
+    if iri.startswith(BK):
+        return f"ontology/index.html#{iri[len(BK):]}"
+    return None
+
+
+class _Renderer:
+    """Terms as HTML, seen from one page."""
+
+    def __init__(self, graph: _Graph, root: str, here: str = ""):
+        self.g, self.root, self.here = graph, root, here
+
+    def term(self, term) -> str:
+        kind = type(term).__name__
+        if term is None:
+            return ""
+        if kind == "Literal":
+            datatype = term.datatype.value if term.datatype else ""
+            if datatype in NUMERIC:
+                return f'<data value="{esc(term.value)}">{esc(format_number(term.value))}</data>'
+            if datatype == XSD + "date":
+                return f'<time datetime="{esc(term.value)}">{esc(term.value)}</time>'
+            return esc(term.value)
+        if kind == "BlankNode":
+            return esc("_:" + term.value)
+        iri = term.value
+        if iri.startswith(self.g.prefix):
+            record, _, fragment = iri.partition("#")
+            if record == self.here and fragment:
+                return link(f"#{fragment}", fragment)
+            text = self.g.labels.get(record, self.g.kind_id(iri)[1]) + (f" › {fragment}" if fragment else "")
+            return link(self.root + entity_path(iri, self.g.base), text)
+        if iri in UNIT_NAMES:
+            href = self.root + entity_path(iri) if iri.startswith(BK) else iri
+            return link(href, UNIT_NAMES[iri], title=iri)
+        if iri.startswith(BK):
+            return link(self.root + entity_path(iri), self.g.labels.get(iri, iri[len(BK):]), title="bk:" + iri[len(BK):])
+        return link(iri, jsonld.compact_iri(iri))
+
+    def predicate(self, iri: str) -> str:
+        text = self.g.labels.get(iri) or jsonld.compact_iri(iri)
+        href = self.root + entity_path(iri) if iri.startswith(BK) else iri
+        return link(href, text, title=jsonld.compact_iri(iri))
+
+    def values(self, terms: list) -> str:
+        return ", ".join(self.term(t) for t in terms)
+
+
+def _statements(g: _Graph, r: _Renderer, iri: str) -> str:
+    """The record's statements: the record first, then each of its nested nodes, one table each."""
+    subjects = [iri] + sorted({t.subject.value for t in g.records[iri]
+                               if t.subject.value != iri and t.subject.value.startswith(iri + "#")})
+    parts = []
+    for subject in subjects:
+        props = g.props[subject]
+        order = sorted(props, key=lambda p: (p != TYPE, p != LABEL, g.labels.get(p, jsonld.compact_iri(p))))
+        rows = [[r.predicate(p), r.values(props[p])] for p in order]
+        if subject == iri:
+            parts.append(table(["Property", "Value"], rows, cls_="props"))
+        else:
+            fragment = subject.partition("#")[2]
+            parts.append(f'<section id="{esc(fragment)}"><h3>#{esc(fragment)}</h3>{table(["Property", "Value"], rows, cls_="props")}</section>')
+    return '<section aria-labelledby="st-h"><h2 id="st-h">Statements</h2>' + "".join(parts) + "</section>"
+
+
+def _headline(g: _Graph, r: _Renderer, iri: str) -> str:
+    """A claim's number up front: value and unit as stated, the derived per-accelerator value, and
+    what it was measured on."""
+    rows = []
+    result = g.first(iri, BK + "result")
+    if result is not None:
+        value, unit = g.first(result.value, QUDT + "value"), g.first(result.value, QUDT + "hasUnit")
+        scope, metric = g.first(result.value, BK + "scope"), g.first(result.value, BK + "metric")
+        rows.append(("Result", f'<span class="value">{r.term(value)}</span> {r.term(unit)} '
+                               f'<span class="note">({r.term(metric)}, {r.term(scope)}, as the source states it)</span>'))
+    for derived in g.all(iri, BK + "derivedValue"):
+        value, unit = g.first(derived.value, QUDT + "value"), g.first(derived.value, QUDT + "hasUnit")
+        count = g.first(iri, BK + "acceleratorCount")
+        rows.append(("Per accelerator", f'<span class="derived">{r.term(value)} {r.term(unit)}</span> '
+                     f'<span class="note">derived by benchkg (value ÷ {esc(count.value if count else "?")} '
+                     f'accelerators), not stated by the source and not an official metric</span>'))
+    accelerators = g.all(iri, BK + "accelerator")
+    if accelerators:
+        count = g.first(iri, BK + "acceleratorCount")
+        rows.append(("System", f'{r.values(accelerators)}' + (f' × {r.term(count)}' if count else "")))
+    for label, predicate in (("Model", "model"), ("Scenario", "scenario"), ("Suite", "suite"),
+                             ("Measured by", "measuredBy"), ("Submitter", "submitter")):
+        values = g.all(iri, BK + predicate)
+        if values:
+            rows.append((label, r.values(values)))
+    if not rows:
+        return ""
+    items = "".join(f"<dt>{esc(k)}</dt><dd>{v}</dd>" for k, v in rows)
+    return f'<dl class="headline" aria-label="Headline">{items}</dl>'
+
+
+def _gotchas_for(g: _Graph, kind: str, iri: str) -> tuple[list[dict], str]:
+    """The gotchas that apply on a record's page, and a line saying why."""
+    if kind == "benchmarks":
+        return [g.gotcha(x) for x in sorted(g.caveats.get(iri, []))], "benchkg links a gotcha to a claim when the claim matches the gotcha's applies_to (suite, scenario, metric or field)."
+    found = []
+    cls = PREFIXES[CLASSES[kind].split(":")[0]] + CLASSES[kind].split(":")[1]
+    for gotcha in sorted(i for i in g.records if i.startswith(g.prefix + "gotchas/")):
+        for applicability in g.all(gotcha, BK + "appliesTo"):
+            suites = [s.value for s in g.all(applicability.value, BK + "appliesToSuite")]
+            fields = [f.value for f in g.all(applicability.value, BK + "appliesToField")]
+            ranges = {o.value for f in fields for o in g.term_props.get(f, {}).get(RDFS + "range", [])}
+            if iri in suites:
+                found.append(g.gotcha(gotcha, "applies to this suite's claims"))
+            elif cls in ranges:
+                found.append(g.gotcha(gotcha, f"applies to claims that name a {SINGULAR[kind]}"))
+    return found, ""
+
+
+def _referred_by(g: _Graph, r: _Renderer, iri: str) -> str:
+    from pyoxigraph import NamedNode
+
+    sources = g.inverse.get(iri)
+    if not sources:
+        return ""
+    by_kind = defaultdict(list)
+    for s in sources:
+        by_kind[g.kind_id(s)[0]].append(s)
+    parts = []
+    for kind in KINDS:
+        if kind in by_kind:
+            items = sorted(by_kind[kind], key=lambda s: g.labels.get(s, s))
+            lis = "".join(f"<li>{r.term(NamedNode(s))}</li>" for s in items)
+            summary = f"{len(items)} {kind}"
+            open_ = " open" if len(items) <= 25 else ""
+            parts.append(f"<details{open_}><summary>{esc(summary)}</summary><ul>{lis}</ul></details>")
+    return f'<section aria-labelledby="ref-h"><h2 id="ref-h">Referred to by</h2>{"".join(parts)}</section>'
+
+
+def _entity_page(g: _Graph, iri: str, findings: list) -> str:
+    kind, rid = g.kind_id(iri)
+    root = "../../../"
+    r = _Renderer(g, root, iri)
+    label = g.labels.get(iri, rid)
+    gotchas, note = _gotchas_for(g, kind, iri)
+    head = ('<link rel="alternate" type="text/turtle" href="index.ttl">\n'
+            '<link rel="alternate" type="application/ld+json" href="index.jsonld">\n')
+    body = [f'<article about="{esc(iri)}">', f"<h1>{esc(label)}</h1>",
+            f'<p class="meta">{esc(SINGULAR[kind])} · <code>{esc(iri)}</code></p>',
+            f'<p class="meta">record file <code>data/{esc(kind)}/{esc(rid)}.json</code></p>',
+            '<p class="alternates">This record as <a href="index.ttl" type="text/turtle">Turtle</a> · '
+            '<a href="index.jsonld" type="application/ld+json">JSON-LD</a></p>']
+    if kind == "gotchas":
+        statement = g.first(iri, BK + "statement")
+        severity = g.gotcha(iri)["severity"]
+        body.append(f'<div class="gotcha sev-{esc(severity)}"><span class="sev">{esc(severity)}</span>'
+                    f'<p>{esc(statement.value if statement else "")}</p></div>')
+    body.append(_headline(g, r, iri) if kind == "benchmarks" else "")
+    body.append(gotcha_list(gotchas, root, note))
+    body.append(findings_list(findings))
+    body.append(_statements(g, r, iri))
+    body.append(_referred_by(g, r, iri))
+    body.append("</article>")
+    crumbs = [("benchkg", root + "index.html"), (kind, "../index.html"), (rid, None)]
+    return page(label, "\n".join(b for b in body if b), root, crumbs, head)
+
+
+def _kind_index(g: _Graph, kind: str, iris: list[str]) -> str:
+    root = "../../"
+    r = _Renderer(g, root)
+    columns = COLUMNS.get(kind, [])
+    rows, numeric = [], set()
+    for iri in sorted(iris, key=lambda i: g.labels.get(i, i).lower()):
+        row = [link(f"{g.kind_id(iri)[1]}/index.html", g.labels.get(iri, g.kind_id(iri)[1]))]
+        for i, (_, path) in enumerate(columns, start=1):
+            values = g.all(iri, *path)
+            if values and all(type(v).__name__ == "Literal" and v.datatype.value in NUMERIC for v in values):
+                numeric.add(i)
+            row.append(r.values(values))
+        if kind == "benchmarks":
+            row.append(str(len(g.caveats.get(iri, []))))
+        rows.append(row)
+    headers = ["Name"] + [h for h, _ in columns] + (["Gotchas"] if kind == "benchmarks" else [])
+    if kind == "benchmarks":
+        numeric.add(len(headers) - 1)
+    body = (f"<h1>{esc(kind.capitalize())}</h1><p>{len(iris):,} records. Each links to its page, "
+            f"with its statements, the gotchas that apply and its Turtle and JSON-LD.</p>"
+            + table(headers, rows, f"All {kind}", numeric))
+    return page(kind.capitalize(), body, root, [("benchkg", root + "index.html"), (kind, None)])
+
+
+def _query_page(g: _Graph, store, saved, out_dir: Path) -> tuple[str, bool]:
+    """A saved comparison run with its default parameters: table, chart, gotchas of its rows."""
+    from .queries import run_query
+    from .results import to_chart, to_csv
+
+    root = "../../"
+    r = _Renderer(g, root)
+    results = run_query(store, saved.name, {}, base=g.base)
+    (out_dir / "results.csv").write_text(to_csv(results), encoding="utf-8")
+    params = "".join(f"<dt><code>{esc(p.name)}</code></dt><dd>{esc(p.default or 'any')} "
+                     f'<span class="note">({esc(p.type + (":" + p.of if p.of else ""))})</span></dd>'
+                     for p in saved.params.values())
+    command = " ".join(["benchkg query", saved.name] + [f"--param {p.name}={p.default}" for p in saved.params.values() if p.default])
+    parts = [f"<h1>{esc(saved.summary or saved.name)}</h1>",
+             f'<p class="meta">saved comparison <code>{esc(saved.name)}</code> · {len(results.rows):,} '
+             f'row{"" if len(results.rows) == 1 else "s"} · '
+             f'{link("results.csv", "CSV")}</p>',
+             f"<p>{esc(saved.description)}</p>" if saved.description else "",
+             f'<h2>Parameters</h2><dl class="headline">{params}</dl>' if params else "",
+             f"<p>Run it yourself: <code>{esc(command)}</code></p>"]
+    charted = False
+    if saved.chart and results.rows:
+        label, value = saved.chart
+        to_chart(results, out_dir / "chart.svg", label, value, title=saved.summary)
+        shown = min(len(results.rows), 25)
+        parts.append(f'<figure><img src="chart.svg" alt="Bar chart of {esc(value.replace("_", " "))} by '
+                     f'{esc(label.replace("_", " "))} for the first {shown} rows; the table below has every number.">'
+                     f"<figcaption>{esc(value.replace('_', ' '))} by {esc(label.replace('_', ' '))}"
+                     f"{' (first 25 rows)' if len(results.rows) > 25 else ''}; hatched bars are derived values, "
+                     f"⚠ marks rows with gotchas.</figcaption></figure>")
+        charted = True
+    rows_per_gotcha: dict[str, int] = defaultdict(int)
+    for row in results.rows:
+        claims = {t.value for t in row.values() if type(t).__name__ == "NamedNode"
+                  and t.value.startswith(g.prefix + "benchmarks/")}
+        for gotcha in {x for c in claims for x in g.caveats.get(c, [])}:
+            rows_per_gotcha[gotcha] += 1
+    gotchas = [g.gotcha(x, f"{n} of {len(results.rows)} rows") for x, n in sorted(rows_per_gotcha.items())]
+    parts.append(gotcha_list(gotchas, root, "Gotchas that apply to the claims in this table."))
+    numeric = {i for i, v in enumerate(results.vars)
+               if results.rows and all(type(row.get(v)).__name__ == "Literal" and row[v].datatype.value in NUMERIC
+                                       for row in results.rows if row.get(v) is not None)
+               and any(row.get(v) is not None for row in results.rows)}
+    cells = [[r.term(row.get(v)) for v in results.vars] for row in results.rows]
+    parts.append("<h2>Rows</h2>" + (table([v.replace("_", " ") for v in results.vars], cells, saved.summary, numeric) if cells
+                                   else "<p>No rows for the default parameters.</p>"))
+    parts.append(f"<details><summary>SPARQL</summary><pre><code>{esc(saved.text)}</code></pre></details>")
+    body = "\n".join(p for p in parts if p)
+    crumbs = [("benchkg", root + "index.html"), ("comparisons", "../index.html"), (saved.name, None)]
+    return page(saved.summary or saved.name, body, root, crumbs), charted
+
+
+def _queries_index(saved: dict) -> str:
+    root = "../"
+    items = "".join(f"<li>{link(f'{name}/index.html', q.summary or name)} <code>{esc(name)}</code></li>"
+                    for name, q in sorted(saved.items()))
+    body = f"<h1>Comparisons</h1><p>The saved queries, each run with its default parameters.</p><ul>{items}</ul>"
+    return page("Comparisons", body, root, [("benchkg", root + "index.html"), ("comparisons", None)])
+
+
+def _ontology_page(g: _Graph) -> str:
+    root = "../"
+    r = _Renderer(g, root)
+    terms = g.term_props
+    types = {s: {o.value for o in p.get(TYPE, [])} for s, p in terms.items() if s.startswith(BK)}
+
+    def describe(iri: str, extra: str = "") -> str:
+        comment = terms[iri].get(RDFS + "comment")
+        return (f'<dt id="{esc(iri[len(BK):])}"><code>bk:{esc(iri[len(BK):])}</code> — {esc(g.labels.get(iri, ""))}</dt>'
+                f'<dd>{esc(comment[0].value) if comment else ""}{extra}</dd>')
+
+    def section(title: str, iris: list[str], extra=lambda i: "") -> str:
+        return f"<h2>{esc(title)}</h2><dl>{''.join(describe(i, extra(i)) for i in sorted(iris))}</dl>"
+
+    def props(i: str) -> str:
+        bits = []
+        for label, p in (("domain", RDFS + "domain"), ("range", RDFS + "range"), ("sub-property of", RDFS + "subPropertyOf")):
+            if terms[i].get(p):
+                bits.append(f"{label} {r.values(terms[i][p])}")
+        return f'<br><span class="note">{"; ".join(bits)}</span>' if bits else ""
+
+    classes = [s for s, t in types.items() if OWL + "Class" in t]
+    properties = [s for s, t in types.items() if t & {OWL + "ObjectProperty", OWL + "DatatypeProperty"}]
+    units = [s for s, t in types.items() if QUDT + "ContextualUnit" in t]
+    schemes = [s for s, t in types.items() if SKOS + "ConceptScheme" in t]
+    scheme_parts = []
+    for scheme in sorted(schemes):
+        concepts = sorted(s for s, p in terms.items() if any(o.value == scheme for o in p.get(SKOS + "inScheme", [])))
+        scheme_parts.append(f'<h3 id="{esc(scheme[len(BK):])}">{esc(g.labels.get(scheme, scheme[len(BK):]))}</h3>'
+                            f"<dl>{''.join(describe(c) for c in concepts)}</dl>")
+    body = (f"<h1>The benchkg ontology</h1><p class=\"meta\"><code>{esc(BK)}</code> · "
+            f'{link("benchkg.ttl", "Turtle", type="text/turtle")} · '
+            f'{link(root + "context/v1.jsonld", "JSON-LD context v1", type="application/ld+json")}</p>'
+            "<p>Claims are <code>bk:Benchmark</code> (a <code>prov:Entity</code>); quantities are QUDT "
+            "<code>qudt:QuantityValue</code>s with <code>qudt:value</code> and <code>qudt:hasUnit</code>; "
+            "controlled values are SKOS concepts. Each term below has an anchor: "
+            "<code>ontology/index.html#Benchmark</code>.</p>"
+            + section("Classes", classes, props) + section("Properties", properties, props)
+            + section("Units", units) + "<h2>Concept schemes</h2>" + "".join(scheme_parts))
+    head = '<link rel="alternate" type="text/turtle" href="benchkg.ttl">\n'
+    return page("Ontology", body, root, [("benchkg", root + "index.html"), ("ontology", None)], head)
+
+
+def _home(g: _Graph, counts: dict[str, int], saved: dict, dumps: dict[str, int], stats) -> str:
+    from .dataset import DUMPS
+
+    kinds = "".join(f'<li>{link(f"id/{k}/index.html", k.capitalize())}<span class="count">{n:,} records</span></li>'
+                    for k, n in counts.items() if n)
+    comparisons = "".join(f"<li>{link(f'queries/{n}/index.html', q.summary or n)}</li>" for n, q in sorted(saved.items()))
+    dump_rows = [[link(f"dumps/{DUMPS[f][0]}", DUMPS[f][0], type=DUMPS[f][1]), esc(DUMPS[f][2]), f"<code>{DUMPS[f][1]}</code>",
+                  f"{size:,}"] for f, size in dumps.items()]
+    dump_rows.append([link("void.ttl", "void.ttl", type="text/turtle"), "VoID + DCAT 3 description of the dataset",
+                      "<code>text/turtle</code>", ""])
+    dump_rows.append([link("context/v1.jsonld", "context/v1.jsonld", type="application/ld+json"),
+                      "The JSON-LD @context (v1, protected) the .jsonld files use", "<code>application/ld+json</code>", ""])
+    body = (f"<h1>benchkg: AI-inference benchmark claims</h1>"
+            f"<p>{counts.get('benchmarks', 0):,} claims with the accelerators, fabrics, engines, formats, models and "
+            f"sources behind them, and the pitfalls that apply when comparing them: {stats.triples:,} triples. "
+            f"Each claim's page gives its value and unit as stated, any per-accelerator value benchkg derived "
+            f"(marked as such), and its gotchas.</p>"
+            + search_form()
+            + f'<h2>Browse</h2><ul class="kinds">{kinds}</ul>'
+            + f"<h2>Comparisons</h2><ul>{comparisons}</ul>"
+            + '<h2 id="data">Data</h2><p>The whole dataset, for other tools. Every page also links its '
+              'record as Turtle and JSON-LD.</p>'
+            + table(["File", "What", "Media type", "Bytes"], dump_rows, numeric={3}))
+    return page("Home", body, "", scripts=["search-index.js", "search.js"])
+
+
+def build_site(store, data_dir: Path, out: Path, *, base: str = DEFAULT_BASE, endpoint: str | None = None,
+               findings=(), progress=None) -> SiteReport:
+    """Write the static site for ``store`` (built from ``data_dir``) to ``out``.
+
+    ``findings`` (from validation) are shown on the records they concern. ``progress(done, total)``
+    is called as entity pages are written.
+
+    :raises UsageError: when ``out`` exists and is not a benchkg site (it is never replaced then).
+    """
+    out = Path(out)
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists())):
+        raise UsageError(f"{out} exists and is not a benchkg site; choose an empty or new folder "
+                         f"(benchkg only replaces folders it wrote, marked by {MARKER})")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-"))
+    try:
+        report = _write(store, tmp, base, endpoint, findings, progress)
+        (tmp / MARKER).write_text("written by benchkg site; replaced by the next run\n", encoding="utf-8")
+        if out.exists():
+            old = out.with_name(f".{out.name}.old-{os.getpid()}")
+            out.rename(old)
+            tmp.rename(out)
+            shutil.rmtree(old)
+        else:
+            tmp.rename(out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    report.out = out
+    report.files, report.bytes = 0, 0
+    for path in out.rglob("*"):
+        if path.is_file():
+            report.files += 1
+            report.bytes += path.stat().st_size
+    return report
+
+
+def _write(store, out: Path, base: str, endpoint: str | None, findings, progress) -> SiteReport:
+    from pyoxigraph import RdfFormat, serialize
+
+    from .dataset import DUMPS, dataset_stats, describe
+    from .export import serialize_graph
+    from .queries import saved_queries
+
+    g = _Graph(store, base)
+    report = SiteReport(out)
+    by_record = defaultdict(list)
+    for f in findings:
+        by_record[f.focus].append(f)
+    prefixes = {p: iri for p, iri in PREFIXES.items() if p != "sh"}
+    by_kind: dict[str, list[str]] = {k: [] for k in KINDS}
+    for iri in g.records:
+        by_kind.setdefault(g.kind_id(iri)[0], []).append(iri)
+    total = len(g.records)
+    for n, iri in enumerate(sorted(g.records), start=1):
+        kind, rid = g.kind_id(iri)
+        folder = out / "id" / kind / rid
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "index.html").write_text(_entity_page(g, iri, by_record.get(f"{kind}/{rid}", [])), encoding="utf-8")
+        (folder / "index.ttl").write_bytes(serialize(g.records[iri], format=RdfFormat.TURTLE, prefixes=prefixes) or b"")
+        doc = jsonld.document(g.records[iri], context_ref="../../../context/v1.jsonld", named_graphs=False)
+        (folder / "index.jsonld").write_bytes(jsonld.dumps(doc))
+        report.pages += 1
+        if progress:
+            progress(n, total)
+    report.entities = total
+    for kind, iris in by_kind.items():
+        if iris:
+            (out / "id" / kind).mkdir(parents=True, exist_ok=True)
+            (out / "id" / kind / "index.html").write_text(_kind_index(g, kind, iris), encoding="utf-8")
+            report.pages += 1
+    report.by_kind = {k: len(v) for k, v in by_kind.items()}
+    saved = saved_queries()
+    for name, query in saved.items():
+        folder = out / "queries" / name
+        folder.mkdir(parents=True, exist_ok=True)
+        html, charted = _query_page(g, store, query, folder)
+        (folder / "index.html").write_text(html, encoding="utf-8")
+        report.pages += 1
+        report.charts += charted
+    (out / "queries" / "index.html").write_text(_queries_index(saved), encoding="utf-8")
+    (out / "ontology").mkdir(exist_ok=True)
+    (out / "ontology" / "index.html").write_text(_ontology_page(g), encoding="utf-8")
+    shutil.copyfile(ONTOLOGY_FILE, out / "ontology" / "benchkg.ttl")
+    (out / "context").mkdir(exist_ok=True)
+    shutil.copyfile(CONTEXT_FILE, out / "context" / "v1.jsonld")
+    (out / "dumps").mkdir(exist_ok=True)
+    sizes = {}
+    for fmt, (name, _, _) in DUMPS.items():
+        data = serialize_graph(store, fmt, base)
+        (out / "dumps" / name).write_bytes(data)
+        sizes[fmt] = len(data)
+    stats = dataset_stats(store, base)
+    (out / "void.ttl").write_bytes(describe(stats, sizes, base, endpoint))
+    (out / ".well-known").mkdir(exist_ok=True)
+    shutil.copyfile(out / "void.ttl", out / ".well-known" / "void")
+    for asset in ("style.css", "search.js", "favicon.svg"):
+        shutil.copyfile(ASSETS_DIR / asset, out / asset)
+    entries = [[f"id/{g.kind_id(i)[0]}/{g.kind_id(i)[1]}/index.html", g.labels.get(i, g.kind_id(i)[1]),
+                SINGULAR.get(g.kind_id(i)[0], ""),
+                " ".join([g.labels.get(i, ""), g.kind_id(i)[1], g.kind_id(i)[0]]).lower()] for i in sorted(g.records)]
+    entries += [[f"queries/{n}/index.html", q.summary or n, "comparison", f"{q.summary} {n} comparison".lower()]
+                for n, q in saved.items()]
+    (out / "search-index.js").write_text(
+        "self.BENCHKG_SEARCH = " + json.dumps(entries, ensure_ascii=False, separators=(",", ":")) + ";\n",
+        encoding="utf-8")
+    counts = {k: len(v) for k, v in by_kind.items()}
+    (out / "index.html").write_text(_home(g, counts, saved, sizes, stats), encoding="utf-8")
+    report.pages += 3
+    return report

@@ -1,0 +1,178 @@
+"""The static site in a real browser: Debian's Chromium, headless, driven by Playwright, the site
+served on 127.0.0.1. Screenshots (and a printed PDF) go to tests/artifacts/site/."""
+from __future__ import annotations
+
+import functools
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urldefrag, urlparse
+
+import pytest
+
+from conftest import tool
+
+ARTIFACTS = Path(__file__).parent / "artifacts" / "site"
+GB200 = "id/benchmarks/bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server/index.html"
+# Chromium as the probe runs it here: no sandbox as root, no calls home on a closed network.
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def server(seed_site):
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(seed_site)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    executable = tool("chromium")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    """A page that records every request and console error; the test fails on any request to
+    another host."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    pg = context.new_page()
+    pg.requests, pg.errors = [], []
+    pg.on("request", lambda r: pg.requests.append(r.url))
+    pg.on("console", lambda m: m.type == "error" and pg.errors.append(m.text))
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    yield pg
+    foreign = [u for u in pg.requests if not u.startswith(server) and not u.startswith("data:")]
+    context.close()
+    assert not foreign, f"requests to other hosts: {foreign[:5]}"
+
+
+def test_every_internal_link_resolves_and_every_page_loads_cleanly(page, server, seed_site):
+    """Crawl from the home page: every page reached loads with 200, without console errors, and
+    every link to this site points at a file that exists (and an anchor on it that exists)."""
+    todo, seen, checked_links = [server + "index.html"], set(), 0
+    ids_of: dict[str, set] = {}
+    anchors: list[tuple[str, str, str]] = []
+    while todo:
+        url = todo.pop()
+        if url in seen:
+            continue
+        seen.add(url)
+        response = page.goto(url)
+        assert response.status == 200, url
+        hrefs = page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)")
+        ids_of[url] = set(page.eval_on_selector_all("[id]", "els => els.map(e => e.id)"))
+        for href in hrefs:
+            target, fragment = urldefrag(href)
+            if not target.startswith(server):
+                continue
+            checked_links += 1
+            path = seed_site / unquote(urlparse(target).path).lstrip("/")
+            assert path.is_file(), f"{url} links to missing {href}"
+            if fragment:
+                anchors.append((url, target, unquote(fragment)))
+            if target.endswith(".html") and target not in seen:
+                todo.append(target)
+        assert not page.errors, f"{url}: {page.errors}"
+    html_files = {str(p.relative_to(seed_site)) for p in seed_site.rglob("*.html")}
+    reached = {unquote(urlparse(u).path).lstrip("/") for u in seen}
+    assert reached == html_files, f"pages no link reaches: {sorted(html_files - reached)[:5]}"
+    for url, target, fragment in anchors:
+        assert fragment in ids_of.get(target, set()), f"{url} links to #{fragment} missing on {target}"
+    assert len(seen) > 70 and checked_links > 1000
+
+
+def test_claim_page_shows_value_unit_derived_value_and_gotchas(page, server):
+    page.goto(server + GB200)
+    headline = page.locator("dl.headline")
+    text = headline.inner_text()
+    assert "910,621.36" in text and "tokens/s" in text
+    assert "12,647.52" in text and "derived" in text and "× 72" in text
+    gotchas = page.locator("section.gotchas li")
+    titles = gotchas.locator("strong").all_inner_texts()
+    assert "Offline is not always faster than Server" in titles
+    assert "Endpoints results are not comparable with Inference Server results" in titles
+    assert page.locator("section.gotchas li.sev-critical").count() >= 1
+    page.screenshot(path=str(ARTIFACTS / "claim.png"), full_page=True)
+    alternates = page.eval_on_selector_all('link[rel="alternate"]', "els => els.map(l => [l.type, l.getAttribute('href')])")
+    assert alternates == [["text/turtle", "index.ttl"], ["application/ld+json", "index.jsonld"]]
+
+
+def test_gotchas_show_on_other_pages_where_they_apply(page, server):
+    page.goto(server + "id/interconnects/nvlink-5/index.html")
+    assert "Interconnect ids mean fabric present, not fabric exercised" in page.locator("section.gotchas").inner_text()
+    page.goto(server + "queries/leaderboard/index.html")
+    section = page.locator("section.gotchas").inner_text()
+    assert "Offline is not always faster than Server" in section and "rows" in section
+
+
+def test_comparison_page_renders_its_chart_and_table(page, server, seed_site):
+    page.goto(server + "queries/leaderboard/index.html")
+    img = page.locator("figure img")
+    assert img.evaluate("i => i.complete && i.naturalWidth") > 300
+    box = img.bounding_box()
+    assert box["width"] > 300 and box["height"] > 150
+    csv_rows = (seed_site / "queries" / "leaderboard" / "results.csv").read_text().strip().splitlines()[1:]
+    assert page.locator("table tbody tr").count() == len(csv_rows) >= 1
+    assert "910,621.36" in page.locator("table").inner_text()
+    page.screenshot(path=str(ARTIFACTS / "comparison.png"), full_page=True)
+
+
+def test_search_on_the_home_page_finds_a_claim_and_goes_to_it(page, server):
+    page.goto(server + "index.html")
+    page.fill("#q", "gb200 llama2 server v6.1")
+    results = page.locator("#search-results a")
+    results.first.wait_for()
+    assert any("GB200 NVL72" in t and "v6.1 Server" in t for t in results.all_inner_texts())
+    assert "match" in page.locator("#search-status").inner_text()
+    page.screenshot(path=str(ARTIFACTS / "search.png"))
+    page.fill("#q", "zzzz-no-such-thing")
+    assert page.locator("#search-status").inner_text() == "No match."
+    page.fill("#q", "gb200 llama2 server v6.1")
+    page.locator("#search-results a", has_text="v6.1 Server").first.click()
+    page.wait_for_load_state()
+    assert page.url.endswith(GB200)
+
+
+def test_pages_work_without_javascript(browser, server):
+    context = browser.new_context(java_script_enabled=False)
+    pg = context.new_page()
+    pg.goto(server + GB200)
+    assert "910,621.36" in pg.locator("dl.headline").inner_text()
+    pg.goto(server + "index.html")
+    assert not pg.locator("#search").is_visible(), "search is hidden where it cannot work"
+    assert "Search needs JavaScript" in pg.locator("main").inner_text()
+    assert pg.locator(".kinds a").count() == 10
+    pg.screenshot(path=str(ARTIFACTS / "home-no-js.png"), full_page=True)
+    context.close()
+
+
+def test_pages_print_without_navigation(page, server):
+    page.goto(server + GB200)
+    page.emulate_media(media="print")
+    assert not page.locator("header.site").is_visible() and not page.locator("nav.breadcrumb").is_visible()
+    assert page.locator("dl.headline").is_visible()
+    page.pdf(path=str(ARTIFACTS / "claim-print.pdf"))
+    assert (ARTIFACTS / "claim-print.pdf").stat().st_size > 10_000
+
+
+def test_ontology_page_documents_every_term_used_on_claim_pages(page, server, seed_site):
+    page.goto(server + "ontology/index.html")
+    ids = set(page.eval_on_selector_all("[id]", "els => els.map(e => e.id)"))
+    assert {"Benchmark", "acceleratorCount", "TOKEN-PER-SEC", "scenario-server"} <= ids
+    page.screenshot(path=str(ARTIFACTS / "ontology.png"))
