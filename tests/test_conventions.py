@@ -90,6 +90,27 @@ def test_seed_data_is_untouched_by_fixtures(corpus):
                 and "samples-times-tokens" not in f.shape]
 
 
+@pytest.mark.parametrize("kind", ["invalid", "valid"])
+def test_a_run_restricted_to_some_records_finds_exactly_their_part_of_a_full_run(corpus, kind):
+    """What incremental validation relies on: every shape restricted (VALUES ?this) to the records
+    of the failing fixtures (every shape fires there), or of the passing ones, finds exactly the
+    full run's results for those records."""
+    from benchkg.fastshacl import run_fast
+    from benchkg.incremental import _focus_nodes, _record_of
+    from benchkg.validate import load_shapes
+
+    data, _, store = corpus
+    prefix = "https://w3id.org/benchkg/id/"
+    records = {prefix + str(rel.with_suffix("")) for case in CASES if case.name.startswith(kind + "-")
+               for rel in record_files(case)}
+    shapes = load_shapes()
+    full = [str(r) for r in run_fast(store, shapes) if _record_of(r.focus, prefix) in records]
+    restricted = run_fast(store, shapes, focus=_focus_nodes(store, records))
+    assert sorted(map(str, restricted)) == sorted(full)
+    if kind == "invalid":
+        assert len({r.shape for r in restricted}) >= len(shape_names()) - 1
+
+
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_fixture(case, corpus):
     data, findings, _ = corpus

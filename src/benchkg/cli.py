@@ -64,14 +64,14 @@ def _run(fn):
     _fail(message, code)
 
 
-def _progress():
+def _progress(what: str = "building"):
     """A rich progress callback when stdout is a terminal, else None."""
     if not sys.stdout.isatty():
         return None, None
     from rich.progress import Progress
 
     bar = Progress(transient=True)
-    task = bar.add_task("building", total=None)
+    task = bar.add_task(what, total=None)
     bar.start()
     return bar, (lambda done, total: bar.update(task, completed=done, total=total))
 
@@ -112,12 +112,25 @@ def validate(data: Path = DataOpt,
 
     Example: benchkg validate --format github --strict
     """
-    from .validate import FORMATS, validate_graph
+    from .validate import FORMATS
 
     # no local keeps the store: the Exit below carries this frame, which must not hold it open
-    report = _run(partial(validate_graph, _build(data).store, data, engine=engine.value))
+    report = _validate(_build(data).store, data, engine.value)
     typer.echo(FORMATS[format.value](report))
     raise typer.Exit(report.exit_code(strict))
+
+
+def _validate(store, data: Path, engine: str = "fast"):
+    """Validate with a progress bar, incrementally against the findings cached beside the store."""
+    from .incremental import cache_path_for
+    from .validate import validate_graph
+
+    bar, cb = _progress("validating")
+    try:
+        return _run(partial(validate_graph, store, data, engine=engine, cache=cache_path_for(data), progress=cb))
+    finally:
+        if bar:
+            bar.stop()
 
 
 @app.command()
@@ -202,11 +215,10 @@ def show(ident: str = typer.Argument(..., metavar="ID", help="A record id, or ki
     Example: benchkg show bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server
     """
     from .show import describe, find_record_path
-    from .validate import validate_graph
 
     _run(lambda: find_record_path(data, ident))
     store = _build(data).store
-    report = _run(lambda: validate_graph(store, data))
+    report = _validate(store, data)
     typer.echo(_run(lambda: describe(store, data, ident, report.findings)))
 
 
@@ -240,11 +252,10 @@ def site(output: Path = typer.Option(..., "-o", "--output", help="The folder to 
     Example: benchkg site -o site && python -m http.server -d site 8000
     """
     from .site import build_site
-    from .validate import validate_graph
 
     store = _build(data).store
-    report = _run(lambda: validate_graph(store, data))
-    bar, cb = _progress()
+    report = _validate(store, data)
+    bar, cb = _progress("writing pages")
     try:
         result = _run(lambda: build_site(store, data, output, endpoint=endpoint, findings=report.findings,
                                          progress=cb))

@@ -1,0 +1,163 @@
+"""Incremental validation: re-check only what the records changed since the last validation can affect.
+
+The findings of the last run of the fast engine are cached in ``.benchkg/validation.json`` beside
+the store, grouped by the record their focus node belongs to, with each record's content digest
+(from the build manifest). The next run compares digests and re-checks, with every shape
+restricted to their focus nodes (``VALUES ?this``), only:
+
+- the records that were added, changed or removed;
+- the records that refer to them (a reference may now resolve, or no longer; an accelerator's
+  fabric decides whether a claim's ``interconnect_ids`` are present);
+- the claims of the same model and suite, before and after the change (the Server-beats-Offline
+  convention pairs claims of one system, model and suite).
+
+Everything else keeps its cached findings. A change to a gotcha (gotchas decide which caveats every
+claim carries), to the shapes, the ontology or the mapping, or to more than a quarter of the records
+makes it a full run. Tests hold the incremental findings equal to a full run's after each kind of edit.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+from .vocab import BK, DEFAULT_BASE
+
+CACHE_VERSION = 1
+FULL_RUN_SHARE = 0.25
+
+
+def cache_path_for(data_dir: Path) -> Path:
+    """The findings cache beside the persistent store of ``data_dir``."""
+    from .store import store_dir_for
+
+    return store_dir_for(Path(data_dir)).parent / "validation.json"
+
+
+def _state(shapes_dir: Path, base: str) -> str:
+    from .resources import ONTOLOGY_FILE
+    from .store import MAPPING_VERSION
+
+    h = hashlib.sha256(f"{CACHE_VERSION} {MAPPING_VERSION} {base}".encode())
+    for path in [ONTOLOGY_FILE, *sorted(Path(shapes_dir).glob("*.ttl"))]:
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+def _digests(store, base: str) -> dict[str, str]:
+    """record graph IRI -> content digest, from the build manifest."""
+    from .store import _STAT, manifest_graph
+
+    return {q.subject.value: q.object.value.rsplit(" ", 1)[-1]
+            for q in store.quads_for_pattern(None, _STAT, None, manifest_graph(base))}
+
+
+def _pair_keys(store, claims: list[str] | None = None) -> dict[str, list[str]]:
+    """claim IRI -> [model, suite] (the claims that may pair with it share both)."""
+    from pyoxigraph import NamedNode
+
+    out: dict[str, list[str]] = {}
+    if claims is None:
+        for row in store.query(f"""SELECT ?c ?m ?s WHERE {{ ?c <{BK}model> ?m . OPTIONAL {{ ?c <{BK}suite> ?s }} }}""",
+                               use_default_graph_as_union=True):
+            out[row["c"].value] = [row["m"].value, row["s"].value if row["s"] else ""]
+        return out
+    for claim in claims:
+        model = [q.object.value for q in store.quads_for_pattern(NamedNode(claim), NamedNode(BK + "model"), None, None)]
+        suite = [q.object.value for q in store.quads_for_pattern(NamedNode(claim), NamedNode(BK + "suite"), None, None)]
+        if model:
+            out[claim] = [model[0], suite[0] if suite else ""]
+    return out
+
+
+def _record_of(focus: str, prefix: str) -> str:
+    return focus.split("#", 1)[0] if focus.startswith(prefix) else ""
+
+
+def affected_records(store, changed: set[str], old_keys: dict[str, list[str]], base: str = DEFAULT_BASE) -> set[str]:
+    """The record IRIs whose findings a change of ``changed`` can alter (see the module doc)."""
+    from pyoxigraph import NamedNode
+
+    prefix = base + "id/"
+    affected = set(changed)
+    for iri in changed:
+        for q in store.quads_for_pattern(None, None, NamedNode(iri), None):
+            record = _record_of(q.subject.value, prefix)
+            if record:
+                affected.add(record)
+    keys = {tuple(old_keys[c]) for c in changed if c in old_keys}
+    keys |= {tuple(k) for k in _pair_keys(store, [c for c in changed if "/benchmarks/" in c]).values()}
+    for model, suite in keys:
+        for q in store.quads_for_pattern(None, NamedNode(BK + "model"), NamedNode(model), None):
+            claim = q.subject.value
+            if not suite or any(True for _ in store.quads_for_pattern(NamedNode(claim), NamedNode(BK + "suite"),
+                                                                      NamedNode(suite), None)):
+                affected.add(claim)
+    return affected
+
+
+def _focus_nodes(store, records: set[str]) -> list[str]:
+    """Every subject in the graphs of ``records`` (the records and their nested nodes)."""
+    from pyoxigraph import NamedNode
+
+    nodes = set()
+    for record in records:
+        nodes.add(record)
+        nodes.update(q.subject.value for q in store.quads_for_pattern(None, None, None, NamedNode(record))
+                     if type(q.subject).__name__ == "NamedNode")
+    return sorted(nodes)
+
+
+def run_incremental(store, shapes, shapes_dir: Path, cache: Path, base: str = DEFAULT_BASE, progress=None):
+    """The fast engine's results, re-checking only what changed since the cached run.
+
+    Returns (raw results, how many records were re-checked, or None for a full run).
+    """
+    from .fastshacl import run_fast
+    from .validate import RawResult
+
+    prefix = base + "id/"
+    state = _state(shapes_dir, base)
+    digests = _digests(store, base)
+    cached = _read(cache)
+    if cached and cached.get("state") == state:
+        old = cached["digests"]
+        changed = {g for g in digests.keys() | old.keys() if digests.get(g) != old.get(g)}
+        full = (any("/gotchas/" in g for g in changed) or len(changed) > FULL_RUN_SHARE * max(len(digests), 1)
+                or "" in cached["results"])
+    else:
+        changed, full = set(), True
+    if full:
+        raw = run_fast(store, shapes, progress=progress)
+        keys = _pair_keys(store)
+        rechecked = None
+    elif not changed:
+        return [RawResult(*r) for rs in cached["results"].values() for r in rs], 0
+    else:
+        records = affected_records(store, changed, cached["keys"], base)
+        fresh = run_fast(store, shapes, focus=_focus_nodes(store, records), progress=progress)
+        raw = [RawResult(*r) for record, rs in cached["results"].items() if record not in records for r in rs]
+        raw += fresh
+        keys = {k: v for k, v in cached["keys"].items() if k not in changed}
+        keys.update(_pair_keys(store, [c for c in changed if c in digests and "/benchmarks/" in c]))
+        rechecked = len(records)
+    results: dict[str, list] = {}
+    for r in raw:
+        results.setdefault(_record_of(r.focus, prefix), []).append(list(asdict(r).values()))
+    _write(cache, {"version": CACHE_VERSION, "state": state, "digests": digests, "keys": keys, "results": results})
+    return raw, rechecked
+
+
+def _read(cache: Path) -> dict | None:
+    try:
+        data = json.loads(Path(cache).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None  # no cache, or a damaged one: a full run writes a new one
+    return data if isinstance(data, dict) and data.get("version") == CACHE_VERSION else None
+
+
+def _write(cache: Path, data: dict) -> None:
+    from .export import write_atomic
+
+    write_atomic(Path(cache), json.dumps(data, separators=(",", ":")).encode("utf-8"))

@@ -1,0 +1,106 @@
+"""Incremental validation: after each kind of edit, the findings equal a full run's, and only the
+records the edit can affect were re-checked."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from benchkg.incremental import cache_path_for
+from benchkg.store import build_graph
+from benchkg.validate import validate_graph
+
+SERVER = "benchmarks/bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server.json"
+OFFLINE = "benchmarks/bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-offline.json"
+GB200 = "accelerators/nvidia-gb200-nvl72.json"
+
+
+def _edit(data: Path, rel: str, change) -> None:
+    path = data / rel
+    record = json.loads(path.read_text())
+    change(record)
+    path.write_text(json.dumps(record, indent=2) + "\n")
+
+
+def _check(data: Path):
+    """Build, validate incrementally, validate fully on the same store; both must agree."""
+    store = build_graph(data).store
+    incremental = validate_graph(store, data, cache=cache_path_for(data))
+    full = validate_graph(store, data)
+    assert sorted(map(str, incremental.findings)) == sorted(map(str, full.findings))
+    del store
+    return incremental
+
+
+def _shapes(report, focus: str) -> set[str]:
+    return {f.shape for f in report.findings if f.focus == focus}
+
+
+def test_incremental_findings_equal_a_full_run_after_each_kind_of_edit(data_copy):
+    records = len(list(data_copy.glob("*/*.json")))
+    first = _check(data_copy)
+    assert first.rechecked is None, "no cache yet: a full run"
+    again = _check(data_copy)
+    assert again.rechecked == 0 and len(again.findings) == len(first.findings)
+
+    # a local edit: the claim's own quote no longer contains its number
+    _edit(data_copy, SERVER, lambda r: r["sources"][0].update(quote="a record result"))
+    report = _check(data_copy)
+    assert 0 < report.rechecked < records / 4
+    assert "quote-contains-number" in _shapes(report, SERVER[:-5])
+
+    # an accelerator loses a fabric its claims list: the claims (which refer to it) now break fabric-present
+    _edit(data_copy, GB200, lambda r: r.update(interconnect_ids=["infiniband-ndr"]))
+    report = _check(data_copy)
+    assert "fabric-present" in _shapes(report, SERVER[:-5])
+    assert 0 < report.rechecked < records / 4
+
+    # the accelerator disappears: every reference to it is reported; then it comes back
+    saved = (data_copy / GB200).read_text()
+    (data_copy / GB200).unlink()
+    report = _check(data_copy)
+    assert any(s.startswith("ref-") for s in _shapes(report, SERVER[:-5]))
+    (data_copy / GB200).write_text(saved.replace('"infiniband-ndr"', '"nvlink-5", "nvswitch-5", "infiniband-ndr"'))
+    report = _check(data_copy)
+    assert not any(s.startswith("ref-") or s == "fabric-present" for s in _shapes(report, SERVER[:-5]))
+
+    # Server beats Offline without the gotcha linked: a warning on the Server claim ...
+    _edit(data_copy, SERVER, lambda r: r.update(gotcha_ids=[g for g in r["gotcha_ids"]
+                                                             if g != "bench-mlperf-offline-is-not-always-faster-than-server"]))
+    report = _check(data_copy)
+    assert "server-beats-offline-links-gotcha" in _shapes(report, SERVER[:-5])
+    # ... which goes when the *Offline* claim changes (its partner is re-checked)
+    _edit(data_copy, OFFLINE, lambda r: r.update(value=990000))
+    report = _check(data_copy)
+    assert "server-beats-offline-links-gotcha" not in _shapes(report, SERVER[:-5])
+    assert 0 < report.rechecked < records / 4
+
+    # a gotcha decides every claim's caveats: a full run
+    gotcha = next((data_copy / "gotchas").glob("*.json"))
+    _edit(data_copy, f"gotchas/{gotcha.name}", lambda r: r.update(severity="critical"))
+    assert _check(data_copy).rechecked is None
+
+
+def test_a_damaged_cache_means_a_full_run(data_copy):
+    _check(data_copy)
+    cache = cache_path_for(data_copy)
+    cache.write_text("{not json")
+    report = _check(data_copy)
+    assert report.rechecked is None
+    assert json.loads(cache.read_text())["version"] == 1
+
+
+def test_changed_shapes_mean_a_full_run(data_copy, tmp_path):
+    import shutil
+
+    from benchkg.resources import SHAPES_DIR
+
+    shapes = tmp_path / "shapes"
+    shutil.copytree(SHAPES_DIR, shapes)
+    store = build_graph(data_copy).store
+    cache = cache_path_for(data_copy)
+    assert validate_graph(store, data_copy, shapes_dir=shapes, cache=cache).rechecked is None
+    assert validate_graph(store, data_copy, shapes_dir=shapes, cache=cache).rechecked == 0
+    with (shapes / "fabric.ttl").open("a") as f:
+        f.write("\n# a curator's comment changes the file\n")
+    assert validate_graph(store, data_copy, shapes_dir=shapes, cache=cache).rechecked is None
+
