@@ -79,3 +79,59 @@ def test_incremental_caveats_equal_a_full_derivation(data_copy):
     claim = "https://w3id.org/benchkg/id/benchmarks/bench-mlperf-v6-1-coreweave-gb300-nvl72-qwen3-vl-server"
     assert (claim, "https://w3id.org/benchkg/id/gotchas/endpoints-not-comparable-with-inference-server") \
         not in caveat_links(incremental.store)
+
+
+def test_a_cold_build_in_worker_processes_equals_the_one_by_one_build(data_copy, monkeypatch):
+    """An empty store filled from many files by worker processes (N-Quads, bulk load) holds
+    exactly what the record-by-record build puts in an in-memory store."""
+    import benchkg.store
+
+    monkeypatch.setattr(benchkg.store, "PARALLEL_FROM", 10)
+    monkeypatch.setattr(benchkg.store, "CHUNK", 7)
+    parallel = build_graph(data_copy)
+    assert len(parallel.added) == len(list(data_copy.glob("*/*.json"))) > 50
+    sequential = build_graph(data_copy, persist=False)
+    generation = "https://w3id.org/benchkg/ontology#manifestGeneration"  # the snapshot's, on disk only
+    assert {q for q in parallel.store if q.predicate.value != generation} == set(sequential.store)
+    assert build_graph(data_copy, parallel.store).touched is False, "the manifest is complete: nothing to redo"
+
+
+def test_a_cold_build_with_a_broken_record_leaves_the_store_empty(data_copy, monkeypatch):
+    import benchkg.store
+
+    monkeypatch.setattr(benchkg.store, "PARALLEL_FROM", 10)
+    monkeypatch.setattr(benchkg.store, "CHUNK", 7)
+    broken = sorted((data_copy / "models").glob("*.json"))[-1]
+    broken.write_text(broken.read_text().replace('"name"', '"nmae"', 1))
+    result = cli("build", "--data", data_copy)
+    assert result.exit_code == 2 and f"{broken.name}" in result.stderr and "nmae" in result.stderr
+    gc.collect()
+    from benchkg.store import open_store
+
+    assert len(open_store(store_dir_for(data_copy))) == 0
+
+
+def test_the_manifest_snapshot_counts_only_for_its_own_store_generation(data_copy):
+    snapshot = store_dir_for(data_copy).parent / "manifest.json"
+    record = data_copy / "models" / "llama2-70b.json"
+    build_graph(data_copy)
+    first = snapshot.read_text()
+    assert json.loads(first)["entries"], "a build leaves a snapshot of its manifest"
+
+    def edit(name):
+        data = json.loads(record.read_text())
+        data["name"] = name
+        record.write_text(json.dumps(data, indent=2))
+
+    edit("Llama 2 70B (edited)")
+    assert build_graph(data_copy).changed == ["models/llama2-70b"]
+    gc.collect()
+    snapshot.write_text(first)  # an old snapshot: its generation is not the store's any more
+    edit("Llama 2 70B (edited again)")
+    assert build_graph(data_copy).changed == ["models/llama2-70b"]
+    gc.collect()
+    snapshot.write_text("{damaged")
+    edit("Llama 2 70B")
+    assert build_graph(data_copy).changed == ["models/llama2-70b"]
+    gc.collect()
+    assert build_graph(data_copy).touched is False

@@ -53,22 +53,24 @@ def _digests(store, base: str) -> dict[str, str]:
             for q in store.quads_for_pattern(None, _STAT, None, manifest_graph(base))}
 
 
-def _pair_keys(store, claims: list[str] | None = None) -> dict[str, list[str]]:
-    """claim IRI -> [model, suite] (the claims that may pair with it share both)."""
-    from pyoxigraph import NamedNode
+#: what two claims that may pair (Server vs Offline of one system) always share; the shape pairs on
+#: more (submitter, accelerators, unit, scope, accuracy), so these keys over-approximate, safely
+_PAIR_QUERY = f"""SELECT ?c ?m ?s ?n ?sys WHERE {{ ?c <{BK}model> ?m .
+    OPTIONAL {{ ?c <{BK}suite> ?s }} OPTIONAL {{ ?c <{BK}acceleratorCount> ?n }} OPTIONAL {{ ?c <{BK}systemName> ?sys }} }}"""
 
-    out: dict[str, list[str]] = {}
-    if claims is None:
-        for row in store.query(f"""SELECT ?c ?m ?s WHERE {{ ?c <{BK}model> ?m . OPTIONAL {{ ?c <{BK}suite> ?s }} }}""",
-                               use_default_graph_as_union=True):
-            out[row["c"].value] = [row["m"].value, row["s"].value if row["s"] else ""]
-        return out
-    for claim in claims:
-        model = [q.object.value for q in store.quads_for_pattern(NamedNode(claim), NamedNode(BK + "model"), None, None)]
-        suite = [q.object.value for q in store.quads_for_pattern(NamedNode(claim), NamedNode(BK + "suite"), None, None)]
-        if model:
-            out[claim] = [model[0], suite[0] if suite else ""]
-    return out
+
+_PARTNERS = """SELECT ?c WHERE {{ ?c <{bk}model> <{model}> .
+    OPTIONAL {{ ?c <{bk}suite> ?s }} OPTIONAL {{ ?c <{bk}acceleratorCount> ?n }} OPTIONAL {{ ?c <{bk}systemName> ?sys }}
+    FILTER (COALESCE(STR(?s), "") = {suite} && COALESCE(STR(?n), "") = {count} && COALESCE(STR(?sys), "") = {system}) }}"""
+
+
+def _pair_keys(store, claims: list[str] | None = None) -> dict[str, list[str]]:
+    """claim IRI -> [model, suite, accelerator count, system name] ("" where absent)."""
+    query = _PAIR_QUERY
+    if claims is not None:
+        query = query.replace("WHERE {", "WHERE { VALUES ?c { " + " ".join(f"<{c}>" for c in claims) + " }", 1)
+    return {row["c"].value: [row[v].value if row[v] is not None else "" for v in ("m", "s", "n", "sys")]
+            for row in store.query(query, use_default_graph_as_union=True)}
 
 
 def _record_of(focus: str, prefix: str) -> str:
@@ -88,13 +90,19 @@ def affected_records(store, changed: set[str], old_keys: dict[str, list[str]], b
                 affected.add(record)
     keys = {tuple(old_keys[c]) for c in changed if c in old_keys}
     keys |= {tuple(k) for k in _pair_keys(store, [c for c in changed if "/benchmarks/" in c]).values()}
-    for model, suite in keys:
-        for q in store.quads_for_pattern(None, NamedNode(BK + "model"), NamedNode(model), None):
-            claim = q.subject.value
-            if not suite or any(True for _ in store.quads_for_pattern(NamedNode(claim), NamedNode(BK + "suite"),
-                                                                      NamedNode(suite), None)):
-                affected.add(claim)
+    for model, suite, count, system in keys:
+        query = _PARTNERS.format(bk=BK, model=model, suite=_string(suite), count=_string(count), system=_string(system))
+        affected.update(row["c"].value for row in store.query(query, use_default_graph_as_union=True))
     return affected
+
+
+def _string(text: str) -> str:
+    """A SPARQL string literal.
+
+    >>> print(_string('a "b"'))
+    "a \\"b\\""
+    """
+    return json.dumps(text, ensure_ascii=False)
 
 
 def _focus_nodes(store, records: set[str]) -> list[str]:

@@ -9,6 +9,7 @@ import datetime as dt
 import difflib
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -236,30 +237,35 @@ def read_record(path: Path, kind: str) -> Record:
     return Record(kind, record_id, path, data, hashlib.sha256(raw).hexdigest())
 
 
-def record_files(data_dir: Path) -> list[tuple[str, Path]]:
-    """Every record file under ``data_dir`` as (kind, path), sorted; unknown folders and files
-    are input errors.
+def record_names(data_dir: Path) -> list[tuple[str, str]]:
+    """Every record file under ``data_dir`` as (kind, file name), sorted; unknown folders and
+    files are input errors. Names, not Paths: at 100k files, Paths cost a second.
     """
     if not data_dir.is_dir():
         raise InputError([InputProblem(data_dir, None, "", "data folder not found; pass --data DIR or set BENCHKG_DATA")])
     problems: list[InputProblem] = []
-    files: list[tuple[str, Path]] = []
+    files: list[tuple[str, str]] = []
     for entry in sorted(data_dir.iterdir()):
         if entry.name.startswith(".") or entry.name in IGNORED_FILES:
             continue
         if not entry.is_dir() or entry.name not in KINDS:
             problems.append(InputProblem(entry, None, "", f"{entry.name!r} is not a record kind folder{_suggest(entry.name, KINDS)}; kinds: {', '.join(KINDS)}"))
             continue
-        for path in sorted(entry.iterdir()):
-            if path.name.startswith(".") or path.name in IGNORED_FILES:
+        for name in sorted(os.listdir(entry)):
+            if name.startswith(".") or name in IGNORED_FILES:
                 continue
-            if path.suffix != ".json":
-                problems.append(InputProblem(path, None, "", "not a .json record file; move it out of data/"))
+            if not name.endswith(".json"):
+                problems.append(InputProblem(entry / name, None, "", "not a .json record file; move it out of data/"))
                 continue
-            files.append((entry.name, path))
+            files.append((entry.name, name))
     if problems:
         raise InputError(problems)
     return files
+
+
+def record_files(data_dir: Path) -> list[tuple[str, Path]]:
+    """Every record file under ``data_dir`` as (kind, path), sorted (see :func:`record_names`)."""
+    return [(kind, data_dir / kind / name) for kind, name in record_names(data_dir)]
 
 
 def load_records(data_dir: Path) -> list[Record]:
