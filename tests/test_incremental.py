@@ -104,3 +104,16 @@ def test_changed_shapes_mean_a_full_run(data_copy, tmp_path):
         f.write("\n# a curator's comment changes the file\n")
     assert validate_graph(store, data_copy, shapes_dir=shapes, cache=cache).rechecked is None
 
+
+
+def test_validate_command_says_what_it_rechecked(data_copy):
+    from conftest import cli
+
+    first = cli("validate", "--data", data_copy)
+    assert "incremental" not in first.stderr, "the first run checks everything"
+    again = cli("validate", "--data", data_copy)
+    assert "re-checked 0 record(s)" in again.stderr and again.stdout == first.stdout
+    _edit(data_copy, OFFLINE, lambda r: r.update(value=990000))
+    third = cli("validate", "--data", data_copy)
+    n = int(third.stderr.split("re-checked ")[1].split(" ")[0])
+    assert 0 < n < 10, third.stderr

@@ -135,3 +135,20 @@ def test_the_manifest_snapshot_counts_only_for_its_own_store_generation(data_cop
     assert build_graph(data_copy).changed == ["models/llama2-70b"]
     gc.collect()
     assert build_graph(data_copy).touched is False
+
+
+def test_an_interrupted_caveat_derivation_is_redone_by_the_next_build(data_copy):
+    """Caveats are derived after the records are in; if that step is cut off, the next build (with
+    no file changed) must still finish it, not trust the manifest."""
+    from benchkg.store import _CAVEATS_DONE, caveats_graph, manifest_graph
+
+    base = "https://w3id.org/benchkg/"
+    store = build_graph(data_copy).store
+    caveats = caveats_graph(base)
+    expected = set(store.quads_for_pattern(None, None, None, caveats))
+    assert expected
+    store.remove_graph(caveats)  # as if cut off between removing the old caveats and adding the new
+    for q in list(store.quads_for_pattern(manifest_graph(base), _CAVEATS_DONE, None, None)):
+        store.remove(q)
+    result = build_graph(data_copy, store)
+    assert not result.touched and set(store.quads_for_pattern(None, None, None, caveats)) == expected

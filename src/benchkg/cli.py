@@ -117,6 +117,10 @@ def validate(data: Path = DataOpt,
     # no local keeps the store: the Exit below carries this frame, which must not hold it open
     report = _validate(_build(data).store, data, engine.value)
     typer.echo(FORMATS[format.value](report))
+    if report.rechecked is not None:
+        typer.echo(f"incremental: re-checked {report.rechecked:,} record(s) that changed since the last "
+                   f"validation or depend on one that did; the other findings come from .benchkg/validation.json",
+                   err=True)
     raise typer.Exit(report.exit_code(strict))
 
 

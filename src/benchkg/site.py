@@ -109,9 +109,11 @@ class _Graph:
         self.term_props: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
         for t in self.ontology:
             self.term_props[t.subject.value][t.predicate.value].append(t.object)
-        self.labels = {s: str(p[LABEL][0].value) for s, p in self.props.items() if p.get(LABEL)}
-        self.labels.update({s: str((p.get(RDFS + "label") or p.get(SKOS + "prefLabel"))[0].value)
-                            for s, p in self.term_props.items() if p.get(RDFS + "label") or p.get(SKOS + "prefLabel")})
+        self.labels = {s: p[LABEL][0].value for s, p in self.props.items() if p.get(LABEL)}
+        for s, p in self.term_props.items():
+            names = p.get(LABEL) or p.get(SKOS + "prefLabel")
+            if names:
+                self.labels[s] = names[0].value
 
     def kind_id(self, iri: str) -> tuple[str, str]:
         kind, _, rid = iri[len(self.prefix):].split("#")[0].partition("/")
@@ -123,19 +125,21 @@ class _Graph:
         return values[0] if values else None
 
     def all(self, subject: str, *path: str) -> list:
-        nodes = [subject]
-        for predicate in path:
-            nodes = [o for n in nodes for o in self.props.get(n, {}).get(predicate, [])]
-            if predicate != path[-1]:
+        """Every object at the end of a path of predicates (the terms; IRIs in between)."""
+        nodes: list = [subject]
+        for i, predicate in enumerate(path):
+            if i:
                 nodes = [o.value for o in nodes]
+            nodes = [o for n in nodes for o in self.props.get(n, {}).get(predicate, [])]
         return nodes
 
     def gotcha(self, iri: str, note: str = "") -> dict:
+        """What a page shows of a gotcha: link, title, severity, statement, why it is there."""
         kind, rid = self.kind_id(iri)
+        statement = self.first(iri, BK + "statement")
         return {"href": f"id/{kind}/{rid}/index.html", "title": self.labels.get(iri, rid),
                 "severity": _local(self.first(iri, BK + "severity")).removeprefix("severity-") or "info",
-                "statement": self.first(iri, BK + "statement").value if self.first(iri, BK + "statement") else "",
-                "note": note}
+                "statement": statement.value if statement is not None else "", "note": note}
 
 
 def _local(term) -> str:

@@ -30,6 +30,8 @@ MAPPING_VERSION = f"{__version__}+1"
 _STATE = NamedNode(BK + "buildState")
 _STAT = NamedNode(BK + "fileStat")
 _GENERATION = NamedNode(BK + "manifestGeneration")
+_CAVEATS_DONE = NamedNode(BK + "caveatsDerived")
+XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
 #: an empty store is filled by worker processes from this many files on, CHUNK files per task
 PARALLEL_FROM = 2000
 CHUNK = 1000
@@ -206,7 +208,8 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
     if rebuild_all:
         store.extend(_ontology_quads())
         store.add(Quad(manifest, _STATE, Literal(state), manifest))
-    if rebuild_all or any(key.startswith("gotchas/") for key in result.added + result.changed + result.removed):
+    complete = any(True for _ in store.quads_for_pattern(manifest, _CAVEATS_DONE, None, manifest))
+    if rebuild_all or not complete or any(key.startswith("gotchas/") for key in result.added + result.changed + result.removed):
         _derive_caveats(store, base)
     elif result.touched:  # only claims (or entities they name) changed: re-derive just those claims
         claims = [prefix + key for key in result.added + result.changed + result.removed if key.startswith("benchmarks/")]
@@ -264,7 +267,6 @@ def _cold_build(store: Store, files, base: str, state: str, result: BuildResult,
     N-Quads text while this one bulk-loads it (Oxigraph parses it in Rust). On any input error
     the store is emptied again, as it was, and every problem is reported."""
     import multiprocessing
-    import os
     from concurrent.futures import ProcessPoolExecutor
 
     chunks = [files[i:i + CHUNK] for i in range(0, len(files), CHUNK)]
@@ -339,6 +341,9 @@ def _derive_caveats(store: Store, base: str, claims: list[str] | None = None) ->
     of claims. ``claims`` limits the work to those claim IRIs (when no gotcha changed, a claim's
     caveats depend only on the claim itself); by default every claim is re-derived."""
     graph = caveats_graph(base)
+    manifest = manifest_graph(base)
+    done = Quad(manifest, _CAVEATS_DONE, Literal("true", datatype=NamedNode(XSD_BOOLEAN)), manifest)
+    store.remove(done)  # back only when this derivation is complete: an interrupted one is redone whole
     prefixes = sparql_prefixes()
     only = "VALUES ?claim { " + " ".join(f"<{c}>" for c in claims) + " } " if claims is not None else ""
     quads = [Quad(t.subject, t.predicate, t.object, graph) for t in store.query(
@@ -377,11 +382,12 @@ def _derive_caveats(store: Store, base: str, claims: list[str] | None = None) ->
         if next(iter(store.quads_for_pattern(None, None, None, graph)), None) is not None:
             store.remove_graph(graph)
         store.bulk_extend(quads)
-        return
-    for claim in claims:
-        for old in list(store.quads_for_pattern(NamedNode(claim), None, None, graph)):
-            store.remove(old)
-    store.extend(quads)
+    else:
+        for claim in claims:
+            for old in list(store.quads_for_pattern(NamedNode(claim), None, None, graph)):
+                store.remove(old)
+        store.extend(quads)
+    store.add(done)
 
 
 def content_graphs(store: Store, base: str = DEFAULT_BASE) -> list[NamedNode]:
