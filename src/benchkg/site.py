@@ -376,6 +376,8 @@ def _query_page(g: _Graph, store, saved, out_dir: Path) -> tuple[str, bool]:
                      f"{' (first 25 rows)' if len(results.rows) > 25 else ''}; hatched bars are derived values, "
                      f"⚠ marks rows with gotchas.</figcaption></figure>")
         charted = True
+    elif not saved.chart:
+        parts.append('<p class="note">No chart: this comparison does not give one number per row to draw.</p>')
     rows_per_gotcha: dict[str, int] = defaultdict(int)
     for row in results.rows:
         claims = {t.value for t in row.values() if type(t).__name__ == "NamedNode"
