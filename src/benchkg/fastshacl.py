@@ -119,6 +119,11 @@ def _property_checks(shapes, prop, name: str, target: Targets, severity: str, me
             continue
         if key not in SUPPORTED:
             raise QueryError(f"shape {name}: sh:{key} is not supported by the fast validator")
+        if key == "minCount" and int(obj) == 1:  # 5x faster than counting, same answer
+            checks.append(Check(name, severity, message,
+                                f"SELECT DISTINCT ?this WHERE {{ {targets} FILTER NOT EXISTS {{ ?this {sparql_path} ?v }} }}",
+                                result_path))
+            continue
         if key == "minCount":
             checks.append(Check(name, severity, message,
                                 f"SELECT ?this WHERE {{ {targets} OPTIONAL {{ ?this {sparql_path} ?v }} }} "

@@ -14,17 +14,18 @@ restricted to their focus nodes (``VALUES ?this``), only:
 Everything else keeps its cached findings. A change to a gotcha (gotchas decide which caveats every
 claim carries), to the shapes, the ontology or the mapping, or to more than a quarter of the records
 makes it a full run. Tests hold the incremental findings equal to a full run's after each kind of edit.
+One hint may lag: the "did you mean …?" of a finding on a record that was not re-checked is the one
+computed when it was (a new record with a close id does not re-check records that mistype it).
 """
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict
 from pathlib import Path
 
 from .vocab import BK, DEFAULT_BASE
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 FULL_RUN_SHARE = 0.25
 
 
@@ -45,12 +46,12 @@ def _state(shapes_dir: Path, base: str) -> str:
     return h.hexdigest()
 
 
-def _digests(store, base: str) -> dict[str, str]:
-    """record graph IRI -> content digest, from the build manifest."""
-    from .store import _STAT, manifest_graph
+def _digests(store, base: str, snapshot: Path | None = None) -> dict[str, str]:
+    """record graph IRI -> content digest, from the build manifest (its snapshot when current)."""
+    from .store import _read_manifest, manifest_graph
 
-    return {q.subject.value: q.object.value.rsplit(" ", 1)[-1]
-            for q in store.quads_for_pattern(None, _STAT, None, manifest_graph(base))}
+    entries, _ = _read_manifest(store, manifest_graph(base), snapshot)
+    return {g: entry.rsplit(" ", 1)[-1] for g, entry in entries.items()}
 
 
 #: what two claims that may pair (Server vs Offline of one system) always share; the shape pairs on
@@ -117,17 +118,20 @@ def _focus_nodes(store, records: set[str]) -> list[str]:
     return sorted(nodes)
 
 
-def run_incremental(store, shapes, shapes_dir: Path, cache: Path, base: str = DEFAULT_BASE, progress=None):
-    """The fast engine's results, re-checking only what changed since the cached run.
+def run_incremental(store, shapes, shapes_dir: Path, cache: Path, data_dir: Path, base: str = DEFAULT_BASE,
+                    progress=None):
+    """The fast engine's results and located findings, re-checking only what changed since the
+    cached run (findings of the records not re-checked come from the cache, file and line too:
+    their files have not changed).
 
-    Returns (raw results, how many records were re-checked, or None for a full run).
+    Returns (raw results, findings, how many records were re-checked, or None for a full run).
     """
     from .fastshacl import run_fast
-    from .validate import RawResult
+    from .validate import SEVERITY_ORDER, Finding, RawResult, locate
 
     prefix = base + "id/"
     state = _state(shapes_dir, base)
-    digests = _digests(store, base)
+    digests = _digests(store, base, cache.parent / "manifest.json")
     cached = _read(cache)
     if cached and cached.get("state") == state:
         old = cached["digests"]
@@ -136,25 +140,38 @@ def run_incremental(store, shapes, shapes_dir: Path, cache: Path, base: str = DE
                 or "" in cached["results"])
     else:
         changed, full = set(), True
+    if not full and not changed:
+        raw = [RawResult(*r) for rs in cached["results"].values() for r in rs]
+        findings = [Finding(*f) for fs in cached["findings"].values() for f in fs]
+        return raw, _sorted(findings, SEVERITY_ORDER), 0
     if full:
         raw = run_fast(store, shapes, progress=progress)
+        findings = locate(raw, data_dir, base)
         keys = _pair_keys(store)
         rechecked = None
-    elif not changed:
-        return [RawResult(*r) for rs in cached["results"].values() for r in rs], 0
     else:
         records = affected_records(store, changed, cached["keys"], base)
         fresh = run_fast(store, shapes, focus=_focus_nodes(store, records), progress=progress)
-        raw = [RawResult(*r) for record, rs in cached["results"].items() if record not in records for r in rs]
-        raw += fresh
+        raw = [RawResult(*r) for record, rs in cached["results"].items() if record not in records for r in rs] + fresh
+        keep = {record[len(prefix):] for record in cached["results"] if record not in records}
+        findings = [Finding(*f) for key, fs in cached["findings"].items() if key in keep for f in fs]
+        findings = _sorted(set(findings) | set(locate(fresh, data_dir, base)), SEVERITY_ORDER)
         keys = {k: v for k, v in cached["keys"].items() if k not in changed}
         keys.update(_pair_keys(store, [c for c in changed if c in digests and "/benchmarks/" in c]))
         rechecked = len(records)
     results: dict[str, list] = {}
     for r in raw:
-        results.setdefault(_record_of(r.focus, prefix), []).append(list(asdict(r).values()))
-    _write(cache, {"version": CACHE_VERSION, "state": state, "digests": digests, "keys": keys, "results": results})
-    return raw, rechecked
+        results.setdefault(_record_of(r.focus, prefix), []).append(list(vars(r).values()))
+    located: dict[str, list] = {}
+    for f in findings:
+        located.setdefault(f.focus, []).append(list(vars(f).values()))
+    _write(cache, {"version": CACHE_VERSION, "state": state, "digests": digests, "keys": keys,
+                   "results": results, "findings": located})
+    return raw, findings, rechecked
+
+
+def _sorted(findings, order) -> list:
+    return sorted(findings, key=lambda f: (f.file, f.line, f.pointer, order[f.severity], f.shape))
 
 
 def _read(cache: Path) -> dict | None:

@@ -129,8 +129,9 @@ def validate_graph(store, data_dir: Path, *, base: str = DEFAULT_BASE,
     elif cache is not None:
         from .incremental import run_incremental
 
-        raw, rechecked = run_incremental(store, shapes, Path(shapes_dir), Path(cache), base, progress)
-        report_graph = None
+        raw, findings, rechecked = run_incremental(store, shapes, Path(shapes_dir), Path(cache), Path(data_dir),
+                                                   base, progress)
+        return Report(findings, lambda: report_graph_of(raw), rechecked)
     else:
         from .fastshacl import run_fast
 
@@ -269,6 +270,11 @@ def suggest_id(data_dir: Path, iri: str, base: str = DEFAULT_BASE,
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+#: every field's predicate IRI, longest first, not followed by a word character or "-"
+_FIELD_IRIS = re.compile("(?:" + "|".join(re.escape(iri) for iri in sorted(FIELD_NAMES, key=len, reverse=True))
+                         + r")\b(?!-)")
+
+
 def readable(text: str, base: str = DEFAULT_BASE) -> str:
     """Shorten IRIs in a message to the ids and values a curator writes.
 
@@ -279,8 +285,7 @@ def readable(text: str, base: str = DEFAULT_BASE) -> str:
     """
     for iri, name in UNIT_NAMES.items():
         text = text.replace(iri, name)
-    for iri, name in FIELD_NAMES.items():
-        text = re.sub(re.escape(iri) + r"\b(?!-)", name, text)
+    text = _FIELD_IRIS.sub(lambda m: FIELD_NAMES[m.group(0)], text)
     text = re.sub(re.escape(base) + r"id/[a-z]+/([^\s#>\"']+)", r"\1", text)
     return re.sub(r"(?:" + re.escape(BK) + r"|bk:)([A-Za-z0-9.%-]+)", lambda m: curator_name(BK + m.group(1)), text)
 
