@@ -119,3 +119,13 @@ def test_validate_command_says_what_it_rechecked(data_copy):
     third = cli("validate", "--data", data_copy)
     n = int(third.stderr.split("re-checked ")[1].split(" ")[0])
     assert 0 < n < 10, third.stderr
+
+
+def test_findings_name_files_as_the_data_folder_is_given(data_copy, monkeypatch):
+    from conftest import cli
+
+    monkeypatch.chdir(data_copy.parent)
+    relative = cli("validate", "--data", "data")
+    absolute = cli("validate", "--data", data_copy)
+    assert "data/benchmarks/" in relative.stdout and str(data_copy) not in relative.stdout
+    assert str(data_copy / "benchmarks") in absolute.stdout, "a cache written for ./data is not reused for another spelling"

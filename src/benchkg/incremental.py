@@ -36,11 +36,13 @@ def cache_path_for(data_dir: Path) -> Path:
     return store_dir_for(Path(data_dir)).parent / "validation.json"
 
 
-def _state(shapes_dir: Path, base: str) -> str:
+def _state(shapes_dir: Path, base: str, data_dir: Path) -> str:
+    """What cached findings depend on besides the records: shapes, ontology, mapping, base IRI and
+    the data folder as given (findings name files by it)."""
     from .resources import ONTOLOGY_FILE
     from .store import MAPPING_VERSION
 
-    h = hashlib.sha256(f"{CACHE_VERSION} {MAPPING_VERSION} {base}".encode())
+    h = hashlib.sha256(f"{CACHE_VERSION} {MAPPING_VERSION} {base} {data_dir}".encode())
     for path in [ONTOLOGY_FILE, *sorted(Path(shapes_dir).glob("*.ttl"))]:
         h.update(path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()
@@ -127,10 +129,10 @@ def run_incremental(store, shapes, shapes_dir: Path, cache: Path, data_dir: Path
     Returns (raw results, findings, how many records were re-checked, or None for a full run).
     """
     from .fastshacl import run_fast
-    from .validate import SEVERITY_ORDER, Finding, RawResult, locate
+    from .validate import Finding, RawResult, locate, sort_findings
 
     prefix = base + "id/"
-    state = _state(shapes_dir, base)
+    state = _state(shapes_dir, base, data_dir)
     digests = _digests(store, base, cache.parent / "manifest.json")
     cached = _read(cache)
     if cached and cached.get("state") == state:
@@ -143,7 +145,7 @@ def run_incremental(store, shapes, shapes_dir: Path, cache: Path, data_dir: Path
     if not full and not changed:
         raw = [RawResult(*r) for rs in cached["results"].values() for r in rs]
         findings = [Finding(*f) for fs in cached["findings"].values() for f in fs]
-        return raw, _sorted(findings, SEVERITY_ORDER), 0
+        return raw, sort_findings(findings), 0
     if full:
         raw = run_fast(store, shapes, progress=progress)
         findings = locate(raw, data_dir, base)
@@ -155,7 +157,7 @@ def run_incremental(store, shapes, shapes_dir: Path, cache: Path, data_dir: Path
         raw = [RawResult(*r) for record, rs in cached["results"].items() if record not in records for r in rs] + fresh
         keep = {record[len(prefix):] for record in cached["results"] if record not in records}
         findings = [Finding(*f) for key, fs in cached["findings"].items() if key in keep for f in fs]
-        findings = _sorted(set(findings) | set(locate(fresh, data_dir, base)), SEVERITY_ORDER)
+        findings = sort_findings(set(findings) | set(locate(fresh, data_dir, base)))
         keys = {k: v for k, v in cached["keys"].items() if k not in changed}
         keys.update(_pair_keys(store, [c for c in changed if c in digests and "/benchmarks/" in c]))
         rechecked = len(records)
@@ -168,10 +170,6 @@ def run_incremental(store, shapes, shapes_dir: Path, cache: Path, data_dir: Path
     _write(cache, {"version": CACHE_VERSION, "state": state, "digests": digests, "keys": keys,
                    "results": results, "findings": located})
     return raw, findings, rechecked
-
-
-def _sorted(findings, order) -> list:
-    return sorted(findings, key=lambda f: (f.file, f.line, f.pointer, order[f.severity], f.shape))
 
 
 def _read(cache: Path) -> dict | None:

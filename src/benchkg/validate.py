@@ -236,6 +236,11 @@ def locate(raw: list[RawResult], data_dir: Path, base: str = DEFAULT_BASE) -> li
                 message += suggest_id(data_dir, r.value, base, ids)
         message = message.replace("{$this}", r.focus)
         findings.add(Finding(str(file), line, pointer, r.severity, r.shape, readable(message, base), key))
+    return sort_findings(findings)
+
+
+def sort_findings(findings) -> list[Finding]:
+    """Findings in report order: by file, line, pointer, severity (worst first), shape."""
     return sorted(findings, key=lambda f: (f.file, f.line, f.pointer, SEVERITY_ORDER[f.severity], f.shape))
 
 
