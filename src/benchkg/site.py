@@ -22,7 +22,7 @@ import os
 import shutil
 import tempfile
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import jsonld
@@ -69,7 +69,6 @@ class SiteReport:
     files: int = 0
     bytes: int = 0
     charts: int = 0
-    by_kind: dict = field(default_factory=dict)
 
 
 class _Graph:
@@ -105,10 +104,9 @@ class _Graph:
         for triples in self.records.values():
             for t in triples:
                 self.props[t.subject.value][t.predicate.value].append(t.object)
-        self.ontology = [q.triple for q in store.quads_for_pattern(None, None, None, NamedNode(ONTOLOGY_GRAPH))]
         self.term_props: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
-        for t in self.ontology:
-            self.term_props[t.subject.value][t.predicate.value].append(t.object)
+        for q in store.quads_for_pattern(None, None, None, NamedNode(ONTOLOGY_GRAPH)):
+            self.term_props[q.subject.value][q.predicate.value].append(q.object)
         self.labels = {s: p[LABEL][0].value for s, p in self.props.items() if p.get(LABEL)}
         for s, p in self.term_props.items():
             names = p.get(LABEL) or p.get(SKOS + "prefLabel")
@@ -547,7 +545,6 @@ def _write(store, out: Path, base: str, endpoint: str | None, findings, progress
             (out / "id" / kind).mkdir(parents=True, exist_ok=True)
             (out / "id" / kind / "index.html").write_text(_kind_index(g, kind, iris), encoding="utf-8")
             report.pages += 1
-    report.by_kind = {k: len(v) for k, v in by_kind.items()}
     saved = saved_queries()
     for name, query in saved.items():
         folder = out / "queries" / name
