@@ -5,6 +5,7 @@ misuse). Heavy modules are imported inside the commands so ``--help`` stays fast
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from enum import Enum
 from functools import partial
 from pathlib import Path
@@ -64,27 +65,29 @@ def _run(fn):
     _fail(message, code)
 
 
-def _progress(what: str = "building"):
-    """A rich progress callback when stdout is a terminal, else None."""
+@contextmanager
+def _progress(what: str):
+    """A rich progress callback ``(done, total)`` while the block runs, when stdout is a terminal;
+    None otherwise. The bar goes when the block ends, however it ends."""
     if not sys.stdout.isatty():
-        return None, None
+        yield None
+        return
     from rich.progress import Progress
 
     bar = Progress(transient=True)
     task = bar.add_task(what, total=None)
     bar.start()
-    return bar, (lambda done, total: bar.update(task, completed=done, total=total))
+    try:
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+    finally:
+        bar.stop()
 
 
 def _build(data: Path, persist: bool = True):
     from .store import build_graph
 
-    bar, cb = _progress()
-    try:
+    with _progress("building") as cb:
         return _run(lambda: build_graph(data, persist=persist, progress=cb))
-    finally:
-        if bar:
-            bar.stop()
 
 
 @app.callback()
@@ -129,12 +132,8 @@ def _validate(store, data: Path, engine: str = "fast"):
     from .incremental import cache_path_for
     from .validate import validate_graph
 
-    bar, cb = _progress("validating")
-    try:
+    with _progress("validating") as cb:
         return _run(partial(validate_graph, store, data, engine=engine, cache=cache_path_for(data), progress=cb))
-    finally:
-        if bar:
-            bar.stop()
 
 
 @app.command()
@@ -259,13 +258,9 @@ def site(output: Path = typer.Option(..., "-o", "--output", help="The folder to 
 
     store = _build(data).store
     report = _validate(store, data)
-    bar, cb = _progress("writing pages")
-    try:
+    with _progress("writing pages") as cb:
         result = _run(lambda: build_site(store, data, output, endpoint=endpoint, findings=report.findings,
                                          progress=cb))
-    finally:
-        if bar:
-            bar.stop()
     typer.echo(f"wrote {result.out}: {result.pages:,} pages ({result.entities:,} records, {result.charts} charts), "
                f"{result.files:,} files, {result.bytes / 1e6:,.1f} MB; open {result.out / 'index.html'}")
 
@@ -286,12 +281,8 @@ def push(endpoint: str = typer.Option(..., "--endpoint", envvar="BENCHKG_ENDPOIN
     from .remote import push_graph
 
     store = _build(data).store
-    bar, cb = _progress()
-    try:
+    with _progress("pushing") as cb:
         result = _run(lambda: push_graph(store, endpoint, gsp=gsp, update_endpoint=update_endpoint, progress=cb))
-    finally:
-        if bar:
-            bar.stop()
     typer.echo(f"pushed to {endpoint}: {len(result.sent)} graphs sent, {len(result.deleted)} deleted, "
                f"{result.unchanged} unchanged")
 
@@ -334,13 +325,9 @@ def import_(source: str = typer.Argument(..., metavar="mlperf|epoch", help="What
     if source == "mlperf":
         from .importers.mlperf import import_mlperf
 
-        bar, cb = _progress()
-        try:
+        with _progress("importing") as cb:
             for path in paths:
                 _run(lambda: import_mlperf(path, out, report, progress=cb))
-        finally:
-            if bar:
-                bar.stop()
     else:
         from .importers.epoch import import_epoch
 
