@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .errors import UsageError
 from .store import content_quads
-from .vocab import DEFAULT_BASE, PREFIXES
+from .vocab import DATA_PREFIXES, DEFAULT_BASE
 
 #: format name -> (file extensions, keeps named graphs)
 FORMATS = {
@@ -56,7 +56,7 @@ def serialize_graph(store, fmt: str, base: str = DEFAULT_BASE) -> bytes:
         items = quads
     else:
         items = sorted({q.triple for q in quads}, key=str)
-    prefixes = {p: iri for p, iri in PREFIXES.items() if p != "sh"} if fmt in ("ttl", "trig") else None
+    prefixes = DATA_PREFIXES if fmt in ("ttl", "trig") else None
     kwargs = {"prefixes": prefixes} if prefixes else {}
     return serialize(items, format=rdf_format, **kwargs) or b""
 

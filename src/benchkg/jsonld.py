@@ -18,7 +18,7 @@ import json
 from functools import lru_cache
 
 from .resources import CONTEXT_FILE, ONTOLOGY_FILE
-from .vocab import BK, PREFIXES
+from .vocab import BK, DATA_PREFIXES, PREFIXES
 
 CONTEXT_VERSION = "v1"
 XSD = PREFIXES["xsd"]
@@ -43,11 +43,6 @@ EXTRA_TERMS = {
 }
 
 
-def context_prefixes() -> dict[str, str]:
-    """The prefixes the context declares (SHACL's is not needed by the data)."""
-    return {p: iri for p, iri in PREFIXES.items() if p != "sh"}
-
-
 def compact_iri(iri: str, prefixes: dict[str, str] | None = None) -> str:
     """``prefix:local`` when a prefix covers the IRI and the local part is plain, else the IRI.
 
@@ -56,7 +51,7 @@ def compact_iri(iri: str, prefixes: dict[str, str] | None = None) -> str:
     >>> compact_iri("https://example.org/x")
     'https://example.org/x'
     """
-    for prefix, ns in (prefixes or context_prefixes()).items():
+    for prefix, ns in (prefixes or DATA_PREFIXES).items():
         if iri.startswith(ns) and len(iri) > len(ns):
             local = iri[len(ns):]
             if not local.startswith("//") and all(c.isalnum() or c in "-_." for c in local):
@@ -84,7 +79,7 @@ def generate_context() -> dict:
             if q.subject.value.startswith(BK):
                 range_of[q.subject.value] = (kind, ranges[0] if ranges else None)
     ctx: dict = {"@version": 1.1, "@protected": True}
-    ctx.update(context_prefixes())
+    ctx.update(DATA_PREFIXES)
     ctx["id"] = "@id"
     ctx["type"] = "@type"
     terms = {iri[len(BK):]: (iri, _coercion(kind, rng)) for iri, (kind, rng) in range_of.items()}

@@ -31,7 +31,7 @@ from .pages import esc, findings_list, gotcha_list, link, page, search_form, tab
 from .resources import ASSETS_DIR, CONTEXT_FILE, ONTOLOGY_FILE
 from .results import format_number
 from .schema import CLASSES, KINDS
-from .vocab import BK, DEFAULT_BASE, PREFIXES, UNIT_NAMES
+from .vocab import BK, DATA_PREFIXES, DEFAULT_BASE, PREFIXES, UNIT_NAMES, curator_name, expand
 
 MARKER = ".benchkg-site"
 RDF, RDFS, SKOS, OWL, XSD = (PREFIXES[p] for p in ("rdf", "rdfs", "skos", "owl", "xsd"))
@@ -134,17 +134,10 @@ class _Graph:
     def gotcha(self, iri: str, note: str = "") -> dict:
         """What a page shows of a gotcha: link, title, severity, statement, why it is there."""
         kind, rid = self.kind_id(iri)
-        statement = self.first(iri, BK + "statement")
+        statement, severity = self.first(iri, BK + "statement"), self.first(iri, BK + "severity")
         return {"href": f"id/{kind}/{rid}/index.html", "title": self.labels.get(iri, rid),
-                "severity": _local(self.first(iri, BK + "severity")).removeprefix("severity-") or "info",
+                "severity": curator_name(severity.value) if severity is not None else "info",
                 "statement": statement.value if statement is not None else "", "note": note}
-
-
-def _local(term) -> str:
-    if term is None:
-        return ""
-    value = term.value if hasattr(term, "value") else str(term)
-    return value.rsplit("#", 1)[-1] if "#" in value else value.rsplit("/", 1)[-1]
 
 
 def entity_path(iri: str, base: str = DEFAULT_BASE) -> str | None:
@@ -258,7 +251,7 @@ def _gotchas_for(g: _Graph, kind: str, iri: str) -> tuple[list[dict], str]:
     if kind == "benchmarks":
         return [g.gotcha(x) for x in sorted(g.caveats.get(iri, []))], "benchkg links a gotcha to a claim when the claim matches the gotcha's applies_to (suite, scenario, metric or field)."
     found = []
-    cls = PREFIXES[CLASSES[kind].split(":")[0]] + CLASSES[kind].split(":")[1]
+    cls = expand(CLASSES[kind])
     for gotcha in sorted(i for i in g.records if i.startswith(g.prefix + "gotchas/")):
         for applicability in g.all(gotcha, BK + "appliesTo"):
             suites = [s.value for s in g.all(applicability.value, BK + "appliesToSuite")]
@@ -523,7 +516,6 @@ def _write(store, out: Path, base: str, endpoint: str | None, findings, progress
     by_record = defaultdict(list)
     for f in findings:
         by_record[f.focus].append(f)
-    prefixes = {p: iri for p, iri in PREFIXES.items() if p != "sh"}
     by_kind: dict[str, list[str]] = {k: [] for k in KINDS}
     for iri in g.records:
         by_kind.setdefault(g.kind_id(iri)[0], []).append(iri)
@@ -533,7 +525,7 @@ def _write(store, out: Path, base: str, endpoint: str | None, findings, progress
         folder = out / "id" / kind / rid
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "index.html").write_text(_entity_page(g, iri, by_record.get(f"{kind}/{rid}", [])), encoding="utf-8")
-        (folder / "index.ttl").write_bytes(serialize(g.records[iri], format=RdfFormat.TURTLE, prefixes=prefixes) or b"")
+        (folder / "index.ttl").write_bytes(serialize(g.records[iri], format=RdfFormat.TURTLE, prefixes=DATA_PREFIXES) or b"")
         doc = jsonld.document(g.records[iri], context_ref="../../../context/v1.jsonld", named_graphs=False)
         (folder / "index.jsonld").write_bytes(jsonld.dumps(doc))
         report.pages += 1

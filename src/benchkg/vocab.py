@@ -24,6 +24,8 @@ PREFIXES = {
     "unit": "http://qudt.org/vocab/unit/",
     "sh": "http://www.w3.org/ns/shacl#",
 }
+#: the prefixes of the published data (dumps, per-record files, the JSON-LD context): not SHACL's
+DATA_PREFIXES = {p: iri for p, iri in PREFIXES.items() if p != "sh"}
 
 #: scheme name -> the values a record may use.
 SCHEMES: dict[str, tuple[str, ...]] = {
