@@ -136,10 +136,8 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
     result = BuildResult(store, base)
     names = record_names(data_dir)
     if rebuild_all and not old_state and len(names) > PARALLEL_FROM and not len(store):
-        files = [(kind, data_dir / kind / name) for kind, name in names]
-        result = _cold_build(store, files, base, state, result, progress, entries)
-        _write_manifest(store, manifest, snapshot, entries)
-        return result
+        _cold_load(store, [(kind, data_dir / kind / name) for kind, name in names], base, result, progress, entries)
+        return _finish(store, base, state, result, rebuild_all=True, optimize=True, snapshot=snapshot, entries=entries)
     todo: list[tuple[Record, str]] = []
     problems = []
     seen: set[str] = set()
@@ -205,6 +203,16 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
         store.remove_graph(graph)
         entries.pop(iri, None)
         result.removed.append(iri[len(prefix):])
+    return _finish(store, base, state, result, rebuild_all=rebuild_all, optimize=bulk, snapshot=snapshot,
+                   entries=entries, snapshot_valid=snapshot_valid)
+
+
+def _finish(store: Store, base: str, state: str, result: BuildResult, *, rebuild_all: bool, optimize: bool,
+            snapshot: Path | None, entries: dict[str, str], snapshot_valid: bool = False) -> BuildResult:
+    """What every build ends with once the records are in: the ontology and build state (after a
+    full rebuild), the gotcha links of what changed, compaction after a bulk load, the manifest
+    snapshot."""
+    manifest, prefix = manifest_graph(base), f"{base}id/"
     if rebuild_all:
         store.extend(_ontology_quads())
         store.add(Quad(manifest, _STATE, Literal(state), manifest))
@@ -214,8 +222,8 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
     elif result.touched:  # only claims (or entities they name) changed: re-derive just those claims
         claims = [prefix + key for key in result.added + result.changed + result.removed if key.startswith("benchmarks/")]
         _derive_caveats(store, base, claims)
-    if bulk:
-        store.optimize()
+    if optimize:
+        store.optimize()  # after a bulk load; at 100k claims: leaderboard 0.63 -> 0.27 s, for 6.8 s
     if result.touched or rebuild_all or (snapshot is not None and not snapshot_valid):
         _write_manifest(store, manifest, snapshot, entries)
     return result
@@ -261,8 +269,7 @@ def _write_manifest(store: Store, manifest: NamedNode, snapshot: Path | None, en
                                       separators=(",", ":")).encode("utf-8"))
 
 
-def _cold_build(store: Store, files, base: str, state: str, result: BuildResult, progress,
-                entries: dict[str, str]) -> BuildResult:
+def _cold_load(store: Store, files, base: str, result: BuildResult, progress, entries: dict[str, str]) -> None:
     """Fill an empty store from many files: worker processes read, check and map the records to
     N-Quads text while this one bulk-loads it (Oxigraph parses it in Rust). On any input error
     the store is emptied again, as it was, and every problem is reported."""
@@ -286,10 +293,6 @@ def _cold_build(store: Store, files, base: str, state: str, result: BuildResult,
     if problems:
         store.clear()
         raise InputError(problems)
-    store.bulk_extend(_ontology_quads() + [Quad(manifest_graph(base), _STATE, Literal(state), manifest_graph(base))])
-    _derive_caveats(store, base)
-    store.optimize()  # at 100k claims: leaderboard 0.63 -> 0.27 s, whole-table queries -15-25 %, for 6.8 s
-    return result
 
 
 def _map_chunk(job) -> tuple[bytes, dict[str, str], list]:
