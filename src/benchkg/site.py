@@ -39,6 +39,16 @@ QUDT = PREFIXES["qudt"]
 TYPE, LABEL = RDF + "type", RDFS + "label"
 NUMERIC = {XSD + t for t in ("decimal", "integer", "double", "float", "nonNegativeInteger")}
 
+
+def _is_number(term) -> bool:
+    return type(term).__name__ == "Literal" and term.datatype is not None and term.datatype.value in NUMERIC
+
+
+def _numeric_columns(columns: list[list]) -> set[int]:
+    """The columns (lists of terms, None for an empty cell) whose every filled cell is a number."""
+    return {i for i, cells in enumerate(columns)
+            if any(c is not None for c in cells) and all(_is_number(c) for c in cells if c is not None)}
+
 #: kind -> columns of its index table: (header, path of predicates from the record)
 COLUMNS = {
     "benchmarks": [("Model", (BK + "model",)), ("Accelerator", (BK + "accelerator",)),
@@ -168,7 +178,7 @@ class _Renderer:
             return ""
         if kind == "Literal":
             datatype = term.datatype.value if term.datatype else ""
-            if datatype in NUMERIC:
+            if _is_number(term):
                 return f'<data value="{esc(term.value)}">{esc(format_number(term.value))}</data>'
             if datatype == XSD + "date":
                 return f'<time datetime="{esc(term.value)}">{esc(term.value)}</time>'
@@ -316,18 +326,18 @@ def _kind_index(g: _Graph, kind: str, iris: list[str]) -> str:
     root = "../../"
     r = _Renderer(g, root)
     columns = COLUMNS.get(kind, [])
-    rows, numeric = [], set()
+    rows, terms = [], [[] for _ in columns]
     for iri in sorted(iris, key=lambda i: g.labels.get(i, i).lower()):
         row = [link(f"{g.kind_id(iri)[1]}/index.html", g.labels.get(iri, g.kind_id(iri)[1]))]
-        for i, (_, path) in enumerate(columns, start=1):
+        for i, (_, path) in enumerate(columns):
             values = g.all(iri, *path)
-            if values and all(type(v).__name__ == "Literal" and v.datatype.value in NUMERIC for v in values):
-                numeric.add(i)
+            terms[i] += values or [None]
             row.append(r.values(values))
         if kind == "benchmarks":
             row.append(str(len(g.caveats.get(iri, []))))
         rows.append(row)
     headers = ["Name"] + [h for h, _ in columns] + (["Gotchas"] if kind == "benchmarks" else [])
+    numeric = {i + 1 for i in _numeric_columns(terms)}
     if kind == "benchmarks":
         numeric.add(len(headers) - 1)
     body = (f"<h1>{esc(kind.capitalize())}</h1><p>{len(iris):,} records. Each links to its page, "
@@ -377,10 +387,7 @@ def _query_page(g: _Graph, store, saved, out_dir: Path) -> tuple[str, bool]:
             rows_per_gotcha[gotcha] += 1
     gotchas = [g.gotcha(x, f"{n} of {len(results.rows)} rows") for x, n in sorted(rows_per_gotcha.items())]
     parts.append(gotcha_list(gotchas, root, "Gotchas that apply to the claims in this table."))
-    numeric = {i for i, v in enumerate(results.vars)
-               if results.rows and all(type(row.get(v)).__name__ == "Literal" and row[v].datatype.value in NUMERIC
-                                       for row in results.rows if row.get(v) is not None)
-               and any(row.get(v) is not None for row in results.rows)}
+    numeric = _numeric_columns([[row.get(v) for row in results.rows] for v in results.vars])
     cells = [[r.term(row.get(v)) for v in results.vars] for row in results.rows]
     parts.append("<h2>Rows</h2>" + (table([v.replace("_", " ") for v in results.vars], cells, saved.summary, numeric) if cells
                                    else "<p>No rows for the default parameters.</p>"))
