@@ -58,13 +58,16 @@ def _digests(store, base: str, snapshot: Path | None = None) -> dict[str, str]:
 
 #: what two claims that may pair (Server vs Offline of one system) always share; the shape pairs on
 #: more (submitter, accelerators, unit, scope, accuracy), so these keys over-approximate, safely
-_PAIR_QUERY = f"""SELECT ?c ?m ?s ?n ?sys WHERE {{ ?c <{BK}model> ?m .
-    OPTIONAL {{ ?c <{BK}suite> ?s }} OPTIONAL {{ ?c <{BK}acceleratorCount> ?n }} OPTIONAL {{ ?c <{BK}systemName> ?sys }} }}"""
+_KEY_PATTERN = (f"?c <{BK}model> ?m . OPTIONAL {{ ?c <{BK}suite> ?s }} "
+                f"OPTIONAL {{ ?c <{BK}acceleratorCount> ?n }} OPTIONAL {{ ?c <{BK}systemName> ?sys }}")
+_PAIR_QUERY = f"SELECT ?c ?m ?s ?n ?sys WHERE {{ {_KEY_PATTERN} }}"
 
 
-_PARTNERS = """SELECT ?c WHERE {{ ?c <{bk}model> <{model}> .
-    OPTIONAL {{ ?c <{bk}suite> ?s }} OPTIONAL {{ ?c <{bk}acceleratorCount> ?n }} OPTIONAL {{ ?c <{bk}systemName> ?sys }}
-    FILTER (COALESCE(STR(?s), "") = {suite} && COALESCE(STR(?n), "") = {count} && COALESCE(STR(?sys), "") = {system}) }}"""
+def _partners_query(model: str, suite: str, count: str, system: str) -> str:
+    """The claims with this model, suite, accelerator count and system name ("" = absent)."""
+    return (f"SELECT ?c WHERE {{ VALUES ?m {{ <{model}> }} {_KEY_PATTERN} "
+            f'FILTER (COALESCE(STR(?s), "") = {_string(suite)} && COALESCE(STR(?n), "") = {_string(count)} '
+            f'&& COALESCE(STR(?sys), "") = {_string(system)}) }}')
 
 
 def _pair_keys(store, claims: list[str] | None = None) -> dict[str, list[str]]:
@@ -94,8 +97,8 @@ def affected_records(store, changed: set[str], old_keys: dict[str, list[str]], b
     keys = {tuple(old_keys[c]) for c in changed if c in old_keys}
     keys |= {tuple(k) for k in _pair_keys(store, [c for c in changed if "/benchmarks/" in c]).values()}
     for model, suite, count, system in keys:
-        query = _PARTNERS.format(bk=BK, model=model, suite=_string(suite), count=_string(count), system=_string(system))
-        affected.update(row["c"].value for row in store.query(query, use_default_graph_as_union=True))
+        affected.update(row["c"].value for row in store.query(_partners_query(model, suite, count, system),
+                                                                use_default_graph_as_union=True))
     return affected
 
 
