@@ -18,7 +18,7 @@ import json
 from functools import lru_cache
 
 from .resources import CONTEXT_FILE, ONTOLOGY_FILE
-from .vocab import BK, DATA_PREFIXES, PREFIXES
+from .vocab import BK, DATA_PREFIXES, PREFIXES, expand
 
 CONTEXT_VERSION = "v1"
 XSD = PREFIXES["xsd"]
@@ -118,14 +118,14 @@ def load_context() -> dict:
 
 def _terms_by_iri(ctx: dict) -> dict[str, tuple[str, str | None]]:
     """predicate IRI -> (term, expanded coercion) for every term definition of the context."""
-    prefixes = {k: v for k, v in ctx.items() if isinstance(v, str) and not v.startswith("@")}
-    expand = (lambda c: prefixes[c.split(":", 1)[0]] + c.split(":", 1)[1]
-              if ":" in c and c.split(":", 1)[0] in prefixes else c)
+    def full(value: str) -> str:  # the context's prefixes are DATA_PREFIXES (a test holds the file to it)
+        return expand(value) if value.partition(":")[0] in DATA_PREFIXES else value
+
     out = {}
     for term, d in ctx.items():
         if isinstance(d, dict):
             coercion = d.get("@type")
-            out[expand(d["@id"])] = (term, expand(coercion) if coercion and coercion != "@id" else coercion)
+            out[full(d["@id"])] = (term, full(coercion) if coercion and coercion != "@id" else coercion)
     return out
 
 
