@@ -6,10 +6,11 @@ the store, grouped by the record their focus node belongs to, with each record's
 restricted to their focus nodes (``VALUES ?this``), only:
 
 - the records that were added, changed or removed;
-- the records that refer to them (a reference may now resolve, or no longer; an accelerator's
-  fabric decides whether a claim's ``interconnect_ids`` are present);
-- the claims of the same model and suite, before and after the change (the Server-beats-Offline
-  convention pairs claims of one system, model and suite).
+- the records that refer to them (a reference may now resolve, or no longer; an accelerator's or a
+  system's fabric decides whether a claim's ``interconnect_ids`` are present), and the records that
+  refer to an accelerator made of a changed chip;
+- the claims of the same model, suite, count and system, before and after the change (the
+  Server-beats-Offline convention pairs claims of one system, model and suite).
 
 Everything else keeps its cached findings. A change to a gotcha (gotchas decide which caveats every
 claim carries), to the shapes, the ontology or the mapping, or to more than a quarter of the records
@@ -57,21 +58,21 @@ def _digests(store, base: str, snapshot: Path | None = None) -> dict[str, str]:
 
 
 #: what two claims that may pair (Server vs Offline of one system) always share; the shape pairs on
-#: more (submitter, accelerators, unit, scope, accuracy), so these keys over-approximate, safely
+#: more (unit, scope, accuracy), so these keys over-approximate, safely
 _KEY_PATTERN = (f"?c <{BK}model> ?m . OPTIONAL {{ ?c <{BK}suite> ?s }} "
-                f"OPTIONAL {{ ?c <{BK}acceleratorCount> ?n }} OPTIONAL {{ ?c <{BK}systemName> ?sys }}")
+                f"OPTIONAL {{ ?c <{BK}acceleratorCount> ?n }} OPTIONAL {{ ?c <{BK}system> ?sys }}")
 _PAIR_QUERY = f"SELECT ?c ?m ?s ?n ?sys WHERE {{ {_KEY_PATTERN} }}"
 
 
 def _partners_query(model: str, suite: str, count: str, system: str) -> str:
-    """The claims with this model, suite, accelerator count and system name ("" = absent)."""
+    """The claims with this model, suite, accelerator count and system ("" = absent)."""
     return (f"SELECT ?c WHERE {{ VALUES ?m {{ <{model}> }} {_KEY_PATTERN} "
             f'FILTER (COALESCE(STR(?s), "") = {_string(suite)} && COALESCE(STR(?n), "") = {_string(count)} '
             f'&& COALESCE(STR(?sys), "") = {_string(system)}) }}')
 
 
 def _pair_keys(store, claims: list[str] | None = None) -> dict[str, list[str]]:
-    """claim IRI -> [model, suite, accelerator count, system name] ("" where absent)."""
+    """claim IRI -> [model, suite, accelerator count, system] ("" where absent)."""
     query = _PAIR_QUERY
     if claims is not None:
         query = query.replace("WHERE {", "WHERE { VALUES ?c { " + " ".join(f"<{c}>" for c in claims) + " }", 1)
@@ -89,11 +90,16 @@ def affected_records(store, changed: set[str], old_keys: dict[str, list[str]], b
 
     prefix = base + "id/"
     affected = set(changed)
-    for iri in changed:
-        for q in store.quads_for_pattern(None, None, NamedNode(iri), None):
-            record = _record_of(q.subject.value, prefix)
-            if record:
-                affected.add(record)
+    hop = set(changed)
+    for _ in range(2):  # a claim depends on its accelerator and on the chip that accelerator is made of
+        referrers = set()
+        for iri in hop:
+            for q in store.quads_for_pattern(None, None, NamedNode(iri), None):
+                record = _record_of(q.subject.value, prefix)
+                if record and record not in affected:
+                    referrers.add(record)
+        affected |= referrers
+        hop = {r for r in referrers if r.startswith(prefix + "accelerators/")}
     keys = {tuple(old_keys[c]) for c in changed if c in old_keys}
     keys |= {tuple(k) for k in _pair_keys(store, [c for c in changed if "/benchmarks/" in c]).values()}
     for model, suite, count, system in keys:

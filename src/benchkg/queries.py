@@ -28,7 +28,8 @@ from .schema import ID_PATTERN, KINDS
 from .vocab import DEFAULT_BASE, PREFIXES, SCHEMES, concept_iri, record_iri
 
 XSD = PREFIXES["xsd"]
-PARAM_TYPES = ("id", "enum", "string", "integer", "decimal", "iri")
+PARAM_TYPES = ("id", "enum", "string", "integer", "decimal", "boolean", "iri")
+BOOLEANS = {"true": "true", "yes": "true", "1": "true", "false": "false", "no": "false", "0": "false"}
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,8 @@ def term_for(param: Param, value: str, base: str = DEFAULT_BASE) -> str:
     '<https://w3id.org/benchkg/id/models/llama2-70b>'
     >>> term_for(Param("q", "string"), 'x" } DROP ALL #')
     '"x\\\\" } DROP ALL #"'
+    >>> term_for(Param("merge_variants", "boolean"), "yes")
+    '"true"^^<http://www.w3.org/2001/XMLSchema#boolean>'
     >>> term_for(Param("scenario", "enum", "scenario"), "serverr")
     Traceback (most recent call last):
     ...
@@ -167,6 +170,10 @@ def term_for(param: Param, value: str, base: str = DEFAULT_BASE) -> str:
             return str(Literal(str(int(value)), datatype=NamedNode(XSD + "integer")))
         if t == "decimal":
             return str(Literal(format(Decimal(value), "f"), datatype=NamedNode(XSD + "decimal")))
+        if t == "boolean":
+            if value.lower() not in BOOLEANS:
+                raise UsageError(f"parameter {param.name}: {value!r} is not a boolean; use true or false")
+            return str(Literal(BOOLEANS[value.lower()], datatype=NamedNode(XSD + "boolean")))
         if t == "iri":
             return str(NamedNode(value))
         return str(Literal(value))

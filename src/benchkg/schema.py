@@ -11,13 +11,14 @@ from dataclasses import dataclass, field as dc_field
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 
 KINDS = (
-    "benchmarks", "accelerators", "interconnects", "engines", "formats",
+    "benchmarks", "systems", "accelerators", "interconnects", "engines", "formats",
     "models", "organizations", "suites", "sources", "gotchas",
 )
 
 #: kind -> the class of its records (CURIE).
 CLASSES = {
     "benchmarks": "bk:Benchmark",
+    "systems": "bk:System",
     "accelerators": "bk:Accelerator",
     "interconnects": "bk:Interconnect",
     "engines": "bk:Engine",
@@ -117,6 +118,7 @@ BENCHMARK = {
     "engine_version": S("bk:engineVersion"),
     "tokens_per_sample": N("bk:tokensPerSample"),
     # on what
+    "system_id": R("bk:system", "systems"),
     "system_name": S("bk:systemName"),
     "accelerator_ids": L("bk:accelerator", R("bk:accelerator", "accelerators")),
     "accelerator_count": I("bk:acceleratorCount"),
@@ -166,15 +168,60 @@ BENCHMARK = {
     "gotcha_ids": L("bk:gotcha", R("bk:gotcha", "gotchas")),
 }
 
+#: the fields of an MLPerf system description (``systems/<Platform>.json``) a system record keeps
+#: verbatim, as its submitter wrote them: what the hardware is, how it is connected, what ran it.
+DESCRIPTION_FIELDS = (
+    "system_name", "status", "number_of_nodes", "host_processor_model_name", "host_processors_per_node",
+    "host_processor_core_count", "host_processor_interconnect", "host_memory_capacity", "host_networking",
+    "host_networking_topology", "host_network_card_count", "accelerator_model_name", "accelerators_per_node",
+    "accelerator_memory_capacity", "accelerator_memory_configuration", "accelerator_host_interconnect",
+    "accelerator_interconnect", "accelerator_interconnect_topology", "cooling", "hw_notes", "framework",
+    "other_software_stack", "operating_system", "sw_notes",
+)
+
+
+def description_predicate(name: str) -> str:
+    """The predicate of one verbatim system-description field.
+
+    >>> description_predicate("accelerator_interconnect")
+    'bk:sdAcceleratorInterconnect'
+    """
+    return "bk:sd" + "".join(part.capitalize() for part in name.split("_"))
+
+
+SYSTEM = _common(
+    submitter_id=R("bk:submitter", "organizations"),
+    suite_id=R("bk:suite", "suites"),
+    division=V("bk:division", "division"),
+    system_type=Field("vocab", "bk:systemType", scheme="system-type", many=True),
+    availability=V("bk:availability", "availability"),
+    accelerator_ids=BENCHMARK["accelerator_ids"],
+    accelerator_count=I("bk:acceleratorCount"),
+    accelerator_mix=BENCHMARK["accelerator_mix"],
+    node_count=I("bk:nodeCount"),
+    host_processor=S("bk:hostProcessor"),
+    host_processor_count=I("bk:hostProcessorCount"),
+    interconnect_ids=L("bk:interconnect", R("bk:interconnect", "interconnects")),
+    description=O("bk:systemDescription", "bk:SystemDescription",
+                  **{name: S(description_predicate(name)) for name in DESCRIPTION_FIELDS}),
+)
+
 SCHEMA: dict[str, dict[str, Field]] = {
     "benchmarks": BENCHMARK,
+    "systems": SYSTEM,
     "accelerators": _common(
         vendor_id=R("bk:vendor", "organizations"),
         kind=V("bk:acceleratorKind", "accelerator-kind"),
+        made_of_id=R("bk:madeOf", "accelerators"),
         accelerators_per_unit=I("bk:acceleratorsPerUnit"),
+        variant_of_id=R("bk:variantOf", "accelerators"),
         memory_gb=N("bk:memoryGB"),
         memory_bandwidth_tbs=N("bk:memoryBandwidthTBs"),
         interconnect_ids=L("bk:interconnect", R("bk:interconnect", "interconnects")),
+        interconnect_sources=L("bk:fabricCitation", O("bk:fabricCitation", "bk:FabricCitation",
+                                                      interconnect_id=R("bk:interconnect", "interconnects"),
+                                                      source_id=R("bk:source", "sources"),
+                                                      quote=S("bk:quote"))),
         aliases=L("skos:altLabel", S("skos:altLabel")),
         released=D("bk:released"),
         tdp_w=N("bk:tdpWatts"),

@@ -38,12 +38,12 @@ SCHEMES: dict[str, tuple[str, ...]] = {
     "verification-status": ("verified", "unverified", "disputed"),
     "verification-label": ("high", "medium", "low"),
     "severity": ("info", "caution", "critical"),
-    "accelerator-kind": ("chip", "superchip", "system", "rack"),
+    "accelerator-kind": ("chip", "superchip", "system", "rack", "cpu"),
     "interconnect-kind": ("scale-up", "scale-out", "host", "switch"),
     "suite-family": ("mlperf-inference", "mlperf-endpoints", "inferencex", "vendor-claim", "other"),
     "availability": ("available", "preview", "rdi"),
     "arrival": ("poisson", "fixed-concurrency", "single-batch", "sequential"),
-    "source-kind": ("record", "blog", "press-release", "results", "dataset", "rules"),
+    "source-kind": ("record", "blog", "press-release", "results", "dataset", "rules", "datasheet"),
 }
 
 #: a record's unit string -> the QUDT unit IRI it stands for (tokens, samples and queries are

@@ -1,7 +1,8 @@
 """MLPerf Inference results (``summary_results.json`` + ``systems/**.json``) -> records.
 
-One benchmark per result row with an accelerator, plus the accelerators, organisations, suite,
-models, formats, engines, interconnects and the source they need. Names are resolved only
+One benchmark per result row (a CPU-only result counts its processors), one system per system
+description, plus the accelerators, organisations, suite, models, formats, engines, interconnects and
+the source they need. Names are resolved only
 through the reviewed tables beside this file; what they do not know is reported, never guessed.
 """
 from __future__ import annotations
@@ -12,6 +13,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from ..errors import InputError, InputProblem
+from ..schema import DESCRIPTION_FIELDS
 from .common import (TABLES, ImportReport, accelerator_table, alias_index, read_record_json, slug,
                      write_record)
 
@@ -95,8 +97,66 @@ def _system_name(row: dict, system: dict | None) -> str:
     return name
 
 
+def _count(value) -> int | None:
+    """A count the results or a system description state (8, "8", 8.0), or None if it states none."""
+    try:
+        return int(float(value)) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
+
+
+def system_id(version: str, row: dict) -> str:
+    """The id of the system record of a result row: round, division, submitter and platform (one
+    platform name can be described in both divisions of a round, differently).
+
+    >>> system_id("4.1", {"Category": "closed", "Submitter": "NVIDIA", "Platform": "H200-SXM-141GB-CTSx8_TRT"})
+    'mlperf-4.1-closed-nvidia-h200-sxm-141gb-ctsx8-trt'
+    """
+    return slug(f"mlperf-{version}-{row['Category']}-{row['Submitter']}-{row['Platform']}")
+
+
+def _description(system: dict | None) -> dict:
+    """The description fields benchkg keeps, verbatim as the submitter wrote them (empty ones left out)."""
+    out = {}
+    for name in DESCRIPTION_FIELDS:
+        value = (system or {}).get(name)
+        text = str(value).strip() if value is not None and not isinstance(value, (dict, list)) else ""
+        if text:
+            out[name] = text
+    return out
+
+
+def compute_device(row: dict, system: dict | None) -> tuple[list[tuple[str, int | None]], int | None, list[str]]:
+    """What a result ran on: [(name, count from the Accelerator text)], the total count, and notes.
+
+    A result without an accelerator is a CPU-only result: its compute device is its host processor,
+    counted as nodes × processors per node. A result that names an accelerator but states no count,
+    whose system description says 0 accelerators per node, ran on the processor's integrated GPU: it
+    is counted on the processor too, and the note says so.
+
+    >>> compute_device({"Accelerator": "", "Processor": "Intel(R) Xeon(R) 6980P", "Nodes": 1,
+    ...                 "host_processors_per_node": 2, "p#": 2}, None)[:2]
+    ([('Intel(R) Xeon(R) 6980P', None)], 2)
+    """
+    nodes = int(row.get("Nodes") or 1)
+    accelerator = (row.get("Accelerator") or "").strip()
+    total, per_node = row.get("Total Accelerators"), row.get("a#")
+    count = _count(total) if total not in (None, "") else (int(nodes * float(per_node)) if per_node not in (None, "") else None)
+    notes = []
+    if accelerator and count is None and system and _count(system.get("accelerators_per_node")) == 0:
+        notes.append(f"The Accelerator field names {accelerator!r} with no count, and the system description "
+                     f"says 0 accelerators per node: counted on the processor, whose integrated GPU ran it.")
+        accelerator = ""
+    if accelerator:
+        return split_accelerators(accelerator), count, notes
+    processors = _count(row.get("host_processors_per_node")) or _count(row.get("p#")) or 1
+    notes.append("CPU-only result: the compute device is the host processor; accelerator_count counts processors.")
+    return [((row.get("Processor") or "").strip(), None)], nodes * processors, notes
+
+
 def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = None, progress=None) -> ImportReport:
-    """Import one round (a folder with ``summary_results.json`` and ``systems/``) into ``out_dir``.
+    """Import one round (a folder with ``summary_results.json`` and ``systems/``) into ``out_dir``:
+    one claim per result, one system record per system description the results name.
 
     :raises InputError: if the folder is not an MLPerf results round.
     """
@@ -115,47 +175,44 @@ def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = 
     version = str(rows[0].get("version", "")).lstrip("v") if rows else ""
     suite_id = f"mlperf-inference-v{version}"
     source_id = f"mlperf-inference-v{version}-results"
+    repo_url = SOURCES.get(version, (None, None))[0]
     used: dict[str, set] = {k: set() for k in ("accelerators", "organizations", "models", "formats", "engines", "interconnects")}
-    acc_fabrics: dict[str, set[str]] = {}
+    systems: dict[str, dict] = {}
+    descriptions: dict[Path, dict | None] = {}
     seen_ids: set[str] = set()
-    count = 0
+    count = cpu_only = 0
     for n, row in enumerate(rows, 1):
         if progress:
             progress(n, len(rows))
-        if not (row.get("Accelerator") or "").strip():
-            report.skip("CPU-only (no accelerator)")
-            continue
-        parts = split_accelerators(row["Accelerator"])
+        system_path = round_dir / "systems" / row["Category"] / row["Submitter"] / "systems" / f"{row['Platform']}.json"
+        if system_path not in descriptions:
+            descriptions[system_path] = json.loads(system_path.read_text(encoding="utf-8")) if system_path.is_file() else None
+        system = descriptions[system_path]
+        parts, accelerator_count, notes = compute_device(row, system)
         acc_ids = [aliases.get(name.lower()) for name, _ in parts]
         if None in acc_ids:
             for (name, _), acc in zip(parts, acc_ids):
                 if acc is None:
                     report.unknown(f"accelerator: {name}")
-            report.skip("accelerator not in the reviewed table")
+            report.skip("accelerator or processor not in the reviewed table")
             continue
         unit = UNITS.get(row.get("Performance_Units"))
         if unit is None or row.get("Performance_Result") in (None, ""):
             report.skip("no headline result or unknown unit")
             continue
-        system_path = round_dir / "systems" / row["Category"] / row["Submitter"] / "systems" / f"{row['Platform']}.json"
-        system = json.loads(system_path.read_text(encoding="utf-8")) if system_path.is_file() else None
+        if not accelerator_count:
+            report.skip("accelerator count not stated (a# empty, no Total Accelerators, none in the system description): "
+                        "an aggregate needs its count")
+            continue
         model, tier, scenario_override = model_and_accuracy(row["Model"])
         scenario = scenario_override or SCENARIOS.get(row["Scenario"])
         metric, unit_name, scope = unit
-        total = row.get("Total Accelerators")
-        per_node = row.get("a#")
         nodes = int(row.get("Nodes") or 1)
-        accelerator_count = int(total) if total not in (None, "") else (int(nodes * float(per_node)) if per_node not in (None, "") else None)
-        if not accelerator_count:
-            report.skip("accelerator count not stated (a# empty, no Total Accelerators): an aggregate needs its count")
-            continue
         fabric: list[str] = []
         if system:
             for key in ("accelerator_interconnect", "accelerator_host_interconnect", "host_networking"):
                 fabric += fabric_ids(system.get(key, ""), rules, none, report)
         fabric = list(dict.fromkeys(fabric))
-        for acc in acc_ids:
-            acc_fabrics.setdefault(acc, set()).update(fabric)
         submitter = slug(row["Submitter"])
         record_id = slug(f"mlperf-{row['ID'].lstrip('v')}-{row['Model']}-{row['Scenario']}")
         if record_id in seen_ids:
@@ -166,6 +223,11 @@ def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = 
         seen_ids.add(record_id)
         value = _number(row["Performance_Result"])
         system_type = row["Suite"].split(",") if "," in row["Suite"] else row["Suite"]
+        mix = [{"accelerator_id": acc, "count": c} for acc, (_, c) in zip(acc_ids, parts) if c] \
+            if len(parts) > 1 or parts[0][1] is not None else None
+        sid = system_id(version, row)
+        _add_system(systems, sid, row, system, suite_id, source_id, repo_url, system_type, acc_ids, accelerator_count,
+                    mix, nodes, fabric)
         rec: dict = {
             "id": record_id,
             "title": f"{_system_name(row, system)}: {row['Model']} {row['Scenario']}, MLPerf Inference v{version} {row['Category']}",
@@ -185,11 +247,12 @@ def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = 
         tps = re.search(r"TOKENS_PER_SAMPLE:\s*([\d.]+)", row.get("Accuracy") or "")
         if tps:
             rec["tokens_per_sample"] = _number(tps.group(1))
+        rec["system_id"] = sid
         rec["system_name"] = _system_name(row, system)
         rec["accelerator_ids"] = list(dict.fromkeys(acc_ids))
         rec["accelerator_count"] = accelerator_count
-        if len(parts) > 1 or parts[0][1] is not None:
-            rec["accelerator_mix"] = [{"accelerator_id": acc, "count": c} for acc, (_, c) in zip(acc_ids, parts) if c]
+        if mix:
+            rec["accelerator_mix"] = mix
         rec["node_count"] = nodes
         if fabric:
             rec["interconnect_ids"] = fabric
@@ -204,7 +267,7 @@ def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = 
         rec["inferred"] = bool(row.get("inferred"))
         omitted = ["parallelism", "fabric_exercised"] + (["power.watts"] if row.get("has_power") else [])
         rec["omitted_by_source"] = omitted
-        notes = []
+        per_node = row.get("a#")
         if accelerator_count and len(parts) == 1 and parts[0][1] and parts[0][1] != accelerator_count:
             notes.append(f"The Accelerator field says x{parts[0][1]}; Total Accelerators says {accelerator_count} "
                          f"({nodes} nodes × {per_node}).")
@@ -224,14 +287,51 @@ def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = 
         used["models"].add(model)
         used["interconnects"].update(fabric)
         count += 1
+        cpu_only += table[acc_ids[0]]["kind"] == "cpu"
     report.imported[f"v{version}"] = count
-    _write_support(out_dir, report, version, suite_id, source_id, used, table, fabrics, acc_fabrics)
+    if cpu_only:
+        report.imported[f"v{version} CPU-only"] = cpu_only
+    _write_support(out_dir, report, version, suite_id, source_id, used, table, fabrics)
+    for rec in systems.values():
+        report.wrote("systems", write_record(out_dir, "systems", rec))
     return report
 
 
-def _write_support(out_dir, report, version, suite_id, source_id, used, table, fabrics, acc_fabrics) -> None:
+def _add_system(systems: dict, sid: str, row: dict, system: dict | None, suite_id: str, source_id: str,
+                repo_url: str | None, system_type, acc_ids: list[str], count: int, mix, nodes: int,
+                fabric: list[str]) -> None:
+    """Record the system a result ran on (once per system; its count is the largest any result used)."""
+    if sid in systems:
+        systems[sid]["accelerator_count"] = max(systems[sid]["accelerator_count"], count)
+        return
+    processors = _count(row.get("host_processors_per_node")) or _count(row.get("p#"))
+    rec: dict = {"id": sid, "name": _system_name(row, system), "submitter_id": slug(row["Submitter"]),
+                 "suite_id": suite_id, "division": row["Category"], "system_type": system_type,
+                 "availability": row["Availability"], "accelerator_ids": list(dict.fromkeys(acc_ids)),
+                 "accelerator_count": count}
+    if mix:
+        rec["accelerator_mix"] = mix
+    rec["node_count"] = nodes
+    if (row.get("Processor") or "").strip():
+        rec["host_processor"] = row["Processor"].strip()
+    if processors:
+        rec["host_processor_count"] = nodes * processors
+    if fabric:
+        rec["interconnect_ids"] = fabric
+    description = _description(system)
+    if description:
+        rec["description"] = description
+    if repo_url and system is not None:
+        rec["url"] = f"{repo_url}/blob/main/{row['Category']}/{row['Submitter']}/systems/{row['Platform']}.json"
+    rec["source_ids"] = [source_id]
+    systems[sid] = rec
+
+
+def _write_support(out_dir, report, version, suite_id, source_id, used, table, fabrics) -> None:
     """The suite, source, organisations, models, formats, engines, interconnects and accelerators the
-    benchmarks refer to; existing records are extended (aliases, fabrics), never overwritten."""
+    benchmarks refer to; existing records are extended (aliases, variant_of), never overwritten. A
+    system description's fabric goes on its system record, never on an accelerator: a chip's fabric
+    is its maker's specification, which a curator cites (``interconnect_sources``)."""
     w = lambda kind, rec: report.wrote(kind, write_record(out_dir, kind, rec))  # noqa: E731
     if read_record_json(out_dir, "organizations", "mlcommons") is None:
         w("organizations", {"id": "mlcommons", "name": "MLCommons", "url": "https://mlcommons.org/"})
@@ -276,9 +376,10 @@ def _write_support(out_dir, report, version, suite_id, source_id, used, table, f
                                                                    "kind": spec["kind"]}
         if "memory_gb" in spec and "memory_gb" not in rec:
             rec["memory_gb"] = spec["memory_gb"]
-        rec["interconnect_ids"] = sorted(set(rec.get("interconnect_ids", [])) | acc_fabrics.get(acc, set()))
-        if not rec["interconnect_ids"]:
-            del rec["interconnect_ids"]
+        if "variant_of" in spec and "variant_of_id" not in rec:
+            rec["variant_of_id"] = spec["variant_of"]
         rec["aliases"] = list(dict.fromkeys(rec.get("aliases", []) + spec["aliases"]))
         rec["source_ids"] = list(dict.fromkeys(rec.get("source_ids", []) + [source_id]))
+        if "notes" in spec and "notes" not in rec:
+            rec["notes"] = spec["notes"]
         w("accelerators", rec)
