@@ -19,6 +19,8 @@ WHY = {
     "scenario": "different scenarios load the system differently; compare only the same scenario",
     "accelerator count": "different scale: compare per accelerator only, and a per-accelerator value derived from an aggregate is not an official metric",
     "accelerator": "different hardware",
+    "base chip": "different chips",
+    "system": "different systems: disclose the scale and configuration of each",
     "model": "different models: the numbers measure different work",
     "accuracy target": "different accuracy tiers (99 vs 99.9)",
     "format": "different weight formats: both may be legal, but not like for like",
@@ -26,6 +28,9 @@ WHY = {
     "unit": "different units: not the same quantity",
     "scope": "one number is for the whole system, the other per accelerator or user",
 }
+
+
+VARIANTS = "variants of one chip: the same silicon under other limits or packaging; compare knowingly"
 
 
 @dataclass
@@ -69,6 +74,11 @@ def compare_claims(store, a: str, b: str, base: str = DEFAULT_BASE) -> Compariso
             continue
         aspect = row["aspect"].value
         differences.append((aspect, short(row.get("a_value")), short(row.get("b_value")), WHY[aspect]))
+    aspects = {d[0] for d in differences}
+    if "accelerator" in aspects and "base chip" not in aspects:
+        differences = [(aspect, av, bv, VARIANTS if aspect == "accelerator" else why)
+                       for aspect, av, bv, why in differences]
+    differences = [d for d in differences if d[0] != "base chip"]
     blocking = [d[0] for d in differences if d[0] in BLOCKING]
     if blocking:
         verdict = f"Not comparable: they differ in {', '.join(blocking)}."

@@ -43,6 +43,10 @@ def describe(store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT
     for key, value in data.items():
         if key == "id":
             continue
+        if key == "description" and isinstance(value, dict):
+            lines.append("  description (the submitter's words, verbatim):")
+            lines += [f"    {name}: {text}" for name, text in value.items()]
+            continue
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
         lines.append(f"  {key}: {text}")
     derived = run_sparql(store, f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
@@ -52,6 +56,8 @@ def describe(store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT
     for row in derived.rows:
         lines.append(f"  derived: {short(row['value'])} {short(row.get('unit'))} {short(row['scope'])} "
                      f"(= value ÷ accelerator_count; not stated by the source)")
+    if kind == "systems":
+        lines += _system_fabrics(store, iri)
     refs = run_sparql(store, f"""SELECT DISTINCT ?s WHERE {{ ?s ?p <{iri}> .
         FILTER(STRSTARTS(STR(?s), "{base}id/") && !CONTAINS(STR(?s), "#")) }} ORDER BY ?s""")
     if refs.rows:
@@ -66,6 +72,25 @@ def describe(store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT
     mine = [f for f in findings if f.focus == f"{kind}/{record_id}"]
     lines += ["", "findings:"] + ([f"  {f}" for f in mine] or ["  none"])
     return "\n".join(lines)
+
+
+def _system_fabrics(store, iri: str) -> list[str]:
+    """The fabric a system's submitter states, beside what its chips' specifications say."""
+    from .queries import run_sparql
+    from .results import short
+
+    rows = run_sparql(store, f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
+        SELECT ?ic ?spec WHERE {{ <{iri}> bk:interconnect ?ic .
+          BIND (EXISTS {{ <{iri}> bk:accelerator ?a . ?a bk:interconnect ?ic }}
+                || EXISTS {{ <{iri}> bk:accelerator/bk:madeOf ?chip . ?chip bk:interconnect ?ic }} AS ?spec)
+        }} ORDER BY ?ic""").rows
+    if not rows:
+        return []
+    out = ["", "fabric present, as the submitter states it:"]
+    for row in rows:
+        note = "also in the chip's specification" if row["spec"].value == "true" else "stated by the submitter only"
+        out.append(f"  {short(row['ic'])} ({note})")
+    return out
 
 
 def _kind_id(iri: str, base: str) -> str:
