@@ -54,9 +54,20 @@ def test_imported_records_validate(imported):
     store = build_graph(data, persist=False).store
     result = validate_graph(store, data)
     assert result.count("violation") == 0, [str(f) for f in result.findings if f.severity == "violation"]
-    with_accelerator = [r for d in (V41, V60) for r in rows(d) if r["Accelerator"]]
-    assert sum(report.imported[k] for k in ("v4.1", "v6.0")) == len(with_accelerator)
-    assert report.skipped["CPU-only (no accelerator)"] == sum(1 for r in rows(V41) if not r["Accelerator"])
+    assert sum(report.imported[k] for k in ("v4.1", "v6.0")) == len(rows(V41)) + len(rows(V60))
+    cpu_rows = [r for r in rows(V41) if not r["Accelerator"]]
+    assert cpu_rows and report.imported["v4.1 CPU-only"] == len(cpu_rows)
+    assert not [reason for reason in report.skipped if "Epoch" not in reason]
+
+
+def test_cpu_only_result_counts_its_processors(imported):
+    data, _ = imported
+    raw = next(r for r in rows(V41) if not r["Accelerator"])
+    rec = claim(data, f"mlperf-{raw['ID'].lstrip('v')}-{raw['Model']}-{raw['Scenario'].lower()}")
+    cpu = json.loads((data / "accelerators" / f"{rec['accelerator_ids'][0]}.json").read_text())
+    assert cpu["kind"] == "cpu" and raw["Processor"].lower() in [a.lower() for a in cpu["aliases"]]
+    assert rec["accelerator_count"] == int(raw["Nodes"]) * int(raw["host_processors_per_node"])
+    assert "CPU-only" in rec["notes"]
 
 
 def test_reimport_is_byte_for_byte_idempotent(imported, tmp_path):
@@ -122,6 +133,32 @@ def test_one_record_per_chip_across_spellings_and_sources(imported):
     assert "epoch-ml-hardware" in h200["source_ids"] and h200["memory_bandwidth_tbs"] == 4.8
 
 
+def test_a_variant_is_a_record_of_its_own_never_an_alias(imported):
+    data, _ = imported
+    raw = next(r for r in rows(V41) if r["Accelerator"] == "NVIDIA H200-SXM-141GB-CTS")
+    rec = claim(data, f"mlperf-{raw['ID'].lstrip('v')}-{raw['Model']}-{raw['Scenario'].lower()}")
+    assert rec["accelerator_ids"] == ["nvidia-h200-sxm-141gb-cts"]
+    cts = json.loads((data / "accelerators" / "nvidia-h200-sxm-141gb-cts.json").read_text())
+    assert cts["variant_of_id"] == "nvidia-h200-sxm-141gb"
+    h200 = json.loads((data / "accelerators" / "nvidia-h200-sxm-141gb.json").read_text())
+    assert raw["Accelerator"] not in h200["aliases"]
+
+
+def test_a_system_record_keeps_the_description_verbatim(imported):
+    data, _ = imported
+    raw = next(r for r in rows(V41) if r["Accelerator"] == "NVIDIA H200-SXM-141GB-CTS" and r["Platform"].endswith("x8_TRT"))
+    described = json.loads((V41 / "systems" / raw["Category"] / raw["Submitter"] / "systems" / f"{raw['Platform']}.json").read_text())
+    rec = claim(data, f"mlperf-{raw['ID'].lstrip('v')}-{raw['Model']}-{raw['Scenario'].lower()}")
+    system = json.loads((data / "systems" / f"{rec['system_id']}.json").read_text())
+    assert system["submitter_id"] == "nvidia" and system["accelerator_count"] == 8 and system["node_count"] == 1
+    for field in ("accelerator_interconnect", "accelerator_host_interconnect", "host_networking", "framework",
+                  "other_software_stack", "hw_notes"):
+        assert system["description"][field] == str(described[field]).strip()
+    assert system["host_processor"] == raw["Processor"] and system["host_processor_count"] == 2
+    assert {"nvlink-4", "pcie-gen5"} <= set(system["interconnect_ids"])
+    assert system["url"].endswith(f"/closed/NVIDIA/systems/{raw['Platform']}.json")
+
+
 def test_fabric_comes_from_system_files_through_the_table(imported):
     data, _ = imported
     raw = next(r for r in rows(V41) if r["Accelerator"] == "NVIDIA H200-SXM-141GB" and r["Model"] == "llama2-70b-99")
@@ -163,11 +200,31 @@ def test_best_8x_h200_round_over_round_matches_the_raw_files(imported):
     expected = {}
     for version, folder in (("4.1", V41), ("6.0", V60)):
         values = [Decimal(str(r["Performance_Result"])) for r in rows(folder)
-                  if r["Accelerator"] == "NVIDIA H200-SXM-141GB" and r["Model"].startswith("llama2-70b")
-                  and r["Scenario"] == "Offline" and int(r["Nodes"]) * int(float(r["a#"])) == 8]
+                  if r["Accelerator"] == "NVIDIA H200-SXM-141GB" and r["Model"] == "llama2-70b-99"
+                  and r["Scenario"] == "Offline" and r["Category"] == "closed"
+                  and int(r["Nodes"]) * int(float(r["a#"])) == 8]
         if values:
             expected[version] = max(values)
     assert {r["version"].value: Decimal(r["value"].value) for r in got} == expected
+    assert all(r["ran_on"].value.endswith("/nvidia-h200-sxm-141gb") for r in got), "the CTS variant is not the plain part"
+
+
+def test_per_accelerator_ranking_keeps_variants_apart_and_spellings_together(imported):
+    data, _ = imported
+    store = build_graph(data, persist=False).store
+    params = {"model": "llama2-70b", "scenario": "offline", "suite": "mlperf-inference-v4.1"}
+    got = {r["accelerator"].value.rsplit("/", 1)[1]: r for r in run_query(store, "best-per-accelerator", params).rows}
+    assert {"nvidia-h200-sxm-141gb", "nvidia-h200-sxm-141gb-cts", "amd-instinct-mi300x"} <= set(got)
+    for chip, spelling in (("nvidia-h200-sxm-141gb", "NVIDIA H200-SXM-141GB"), ("nvidia-h200-sxm-141gb-cts", "NVIDIA H200-SXM-141GB-CTS")):
+        best = max(Decimal(str(r["Performance_Result"])) / (int(r["Nodes"]) * int(float(r["a#"]))) for r in rows(V41)
+                   if r["Accelerator"] == spelling and r["Model"] == "llama2-70b-99" and r["Scenario"] == "Offline")
+        assert Decimal(got[chip]["best_per_accelerator"].value) == best.quantize(Decimal("0.0001"))
+    merged = {r["accelerator"].value.rsplit("/", 1)[1]: r for r in
+              run_query(store, "best-per-accelerator", {**params, "merge_variants": "true"}).rows}
+    assert "nvidia-h200-sxm-141gb-cts" not in merged
+    assert merged["nvidia-h200-sxm-141gb"]["merged"].value == "nvidia-h200-sxm-141gb-cts"
+    assert Decimal(merged["nvidia-h200-sxm-141gb"]["best_per_accelerator"].value) == max(
+        Decimal(got[c]["best_per_accelerator"].value) for c in ("nvidia-h200-sxm-141gb", "nvidia-h200-sxm-141gb-cts"))
 
 
 def system_file(folder: Path) -> Path:
@@ -200,6 +257,39 @@ def test_empty_accelerator_count_is_skipped_not_guessed(tmp_path, data_copy):
     assert any("accelerator count not stated" in reason for reason in report.skipped)
 
 
+def test_an_integrated_gpu_with_no_count_is_counted_on_its_processor(tmp_path, data_copy):
+    """v5.1-0387: 'Intel(R) Arc(TM) 140T GPU', a# empty, and a system description that says 0
+    accelerators per node: the result ran on the processor's integrated GPU."""
+    folder = synthetic_round(tmp_path, **{"a#": "", "Total Accelerators": None, "Accelerator": "Intel(R) Arc(TM) 140T GPU",
+                                          "Processor": "Intel(R) Core(TM) Ultra 7 Processor 255H", "Nodes": 1,
+                                          "host_processors_per_node": 1})
+    path = system_file(folder)
+    system = json.loads(path.read_text())
+    system["accelerators_per_node"] = "0"
+    path.write_text(json.dumps(system))
+    report = import_mlperf(folder, data_copy)
+    assert report.imported["v6.0"] == 1 and report.imported["v6.0 CPU-only"] == 1
+    rec = next(json.loads(p.read_text()) for p in (data_copy / "benchmarks").glob("mlperf-6.0-0031-*.json"))
+    assert rec["accelerator_ids"] == ["intel-core-ultra-7-255h"] and rec["accelerator_count"] == 1
+    assert "0 accelerators per node" in rec["notes"]
+
+
+def test_a_system_description_never_puts_a_fabric_on_a_chip(tmp_path, data_copy):
+    """An MLPerf system that says NVLink: the fabric lands on its system record, never on the chip."""
+    folder = synthetic_round(tmp_path)
+    path = system_file(folder)
+    system = json.loads(path.read_text())
+    system["accelerator_interconnect"] = "5th Gen NVLink, 1800GB/s"
+    path.write_text(json.dumps(system))
+    before = {p.name: p.read_bytes() for p in (data_copy / "accelerators").glob("*.json")}
+    import_mlperf(folder, data_copy)
+    rec = next(json.loads(p.read_text()) for p in (data_copy / "benchmarks").glob("mlperf-6.0-0031-*.json"))
+    assert "nvlink-5" in json.loads((data_copy / "systems" / f"{rec['system_id']}.json").read_text())["interconnect_ids"]
+    for name, content in before.items():
+        after = json.loads((data_copy / "accelerators" / name).read_text())
+        assert after.get("interconnect_ids") == json.loads(content).get("interconnect_ids"), name
+
+
 def test_unknown_interconnect_text_is_reported_and_left_out(tmp_path, data_copy):
     folder = synthetic_round(tmp_path)
     path = system_file(folder)
@@ -226,8 +316,10 @@ def test_full_rounds_import_and_validate(tmp_path):
     result = cli("import", "mlperf", *(SHARED / "realdata" / f"mlperf_inference_v{v}" for v in ("4.1", "5.1", "6.0")),
                  "--out", data)
     assert result.exit_code == 0
-    for v in ("4.1", "5.1", "6.0"):
+    counts = {"4.1": (937, 110), "5.1": (1448, 880), "6.0": (520, 33)}
+    for v, (results, cpu_only) in counts.items():
         raw = json.loads((SHARED / "realdata" / f"mlperf_inference_v{v}" / "summary_results.json").read_text())
-        countable = [r for r in raw if r["Accelerator"] and (r.get("Total Accelerators") or r["a#"] not in ("", None))]
-        assert f"v{v} {len(countable):,}" in result.stdout
+        assert len(raw) == results
+        assert f"v{v} {results:,}, v{v} CPU-only {cpu_only:,}" in result.stdout
+    assert "skipped" not in result.stdout
     assert cli("validate", "--data", data).exit_code == 0
