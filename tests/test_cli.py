@@ -50,8 +50,8 @@ def test_validate_interconnect_not_on_accelerator_exits_1(data_copy):
     line = next(i for i, l in enumerate(path.read_text().splitlines(), 1) if '"nvlink-4"' in l)
     result = cli("validate", "--data", data_copy)
     assert result.exit_code == 1
-    assert (f"{path}:{line} /interconnect_ids/2 [violation] fabric-present: nvlink-4 is not an interconnect "
-            f"of any accelerator of this claim") in result.stdout
+    assert (f"{path}:{line} /interconnect_ids/2 [violation] fabric-present: nvlink-4 is present neither in this "
+            f"claim's system nor in its accelerators' specification") in result.stdout
 
 
 def test_query_formats(data_copy):

@@ -9,9 +9,13 @@ from benchkg.incremental import cache_path_for
 from benchkg.store import build_graph
 from benchkg.validate import validate_graph
 
+from conftest import DATA
+
 SERVER = "benchmarks/bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server.json"
 OFFLINE = "benchmarks/bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-offline.json"
 GB200 = "accelerators/nvidia-gb200-nvl72.json"
+CHIP = "accelerators/nvidia-gb200.json"
+SYSTEM = "systems/coreweave-gb200-nvl72.json"
 
 
 def _edit(data: Path, rel: str, change) -> None:
@@ -48,18 +52,31 @@ def test_incremental_findings_equal_a_full_run_after_each_kind_of_edit(data_copy
     assert 0 < report.rechecked < records / 4
     assert "quote-contains-number" in _shapes(report, SERVER[:-5])
 
-    # an accelerator loses a fabric its claims list: the claims (which refer to it) now break fabric-present
-    _edit(data_copy, GB200, lambda r: r.update(interconnect_ids=["infiniband-ndr"]))
+    # the system no longer states the fabric: the rack's specification still has it
+    _edit(data_copy, SYSTEM, lambda r: r.update(interconnect_ids=["infiniband-ndr"]))
     report = _check(data_copy)
-    assert "fabric-present" in _shapes(report, SERVER[:-5])
+    assert "fabric-present" not in _shapes(report, SERVER[:-5])
+
+    # the rack loses its fabric too: nvswitch-5 is nowhere now (nvlink-5 is still the chip's)
+    _edit(data_copy, GB200, lambda r: [r.pop(k) for k in ("interconnect_ids", "interconnect_sources")])
+    report = _check(data_copy)
+    assert {f.message.split()[0] for f in report.findings
+            if f.focus == SERVER[:-5] and f.shape == "fabric-present"} == {"nvswitch-5"}
     assert 0 < report.rechecked < records / 4
 
-    # the accelerator disappears: every reference to it is reported; then it comes back
+    # two hops: the chip the rack is made of loses nvlink-5, so the rack's claims lose it as well
+    _edit(data_copy, CHIP, lambda r: r.update(interconnect_ids=["nvlink-c2c"], interconnect_sources=[
+        s for s in r["interconnect_sources"] if s["interconnect_id"] == "nvlink-c2c"]))
+    report = _check(data_copy)
+    assert {f.message.split()[0] for f in report.findings
+            if f.focus == SERVER[:-5] and f.shape == "fabric-present"} == {"nvswitch-5", "nvlink-5"}
+
+    # the rack disappears: every reference to it is reported; then it comes back, fabric and all
     saved = (data_copy / GB200).read_text()
     (data_copy / GB200).unlink()
     report = _check(data_copy)
     assert any(s.startswith("ref-") for s in _shapes(report, SERVER[:-5]))
-    (data_copy / GB200).write_text(saved.replace('"infiniband-ndr"', '"nvlink-5", "nvswitch-5", "infiniband-ndr"'))
+    (data_copy / GB200).write_text((DATA / GB200).read_text())
     report = _check(data_copy)
     assert not any(s.startswith("ref-") or s == "fabric-present" for s in _shapes(report, SERVER[:-5]))
 

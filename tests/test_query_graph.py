@@ -17,7 +17,8 @@ from conftest import DATA, FIXTURES, cli
 
 GRAPH = FIXTURES / "query-graph"
 CASES = json.loads((GRAPH / "cases.json").read_text())
-LIST_COLUMNS = {"gotchas", "offline_gotchas", "audited_gotchas", "interconnects", "scale_up", "scale_out", "host"}
+LIST_COLUMNS = {"gotchas", "offline_gotchas", "audited_gotchas", "interconnects", "scale_up", "scale_out", "host",
+                "accelerators", "merged"}
 
 
 @pytest.fixture(scope="module")

@@ -54,7 +54,7 @@ def test_github_annotations(broken):
     lines = result.stdout.splitlines()
     error = next(l for l in lines if l.startswith("::error "))
     assert error.startswith(f"::error file={path},line=")
-    assert ",title=fabric-present /interconnect_ids/2::nvlink-4 is not an interconnect" in error
+    assert ",title=fabric-present /interconnect_ids/2::nvlink-4 is present neither in this claim" in error
     assert any(l.startswith("::warning ") and "samples-times-tokens-agrees" in l for l in lines)
     assert any(l.startswith("::notice ") for l in lines)
 
