@@ -37,7 +37,14 @@ def generate(out: Path, claims: int, seed: int = 7, base_data: Path | None = Non
     for i, acc in enumerate(accelerators):
         write(data, "accelerators", {"id": acc, "name": f"Synthetic accelerator {i}", "vendor_id": "syn-org",
                                      "kind": "chip", "memory_gb": 40 + i, "memory_bandwidth_tbs": 1 + i / 10,
-                                     "interconnect_ids": interconnects[: 1 + i % 4]})
+                                     "interconnect_ids": interconnects[: 1 + i % 4],
+                                     "interconnect_sources": [{"interconnect_id": ic, "source_id": "syn-source"}
+                                                              for ic in interconnects[: 1 + i % 4]]})
+    systems = 997  # one machine per system name; its accelerator is fixed, its claims use up to 72 of them
+    for n in range(min(systems, claims)):
+        write(data, "systems", {"id": f"syn-system-{n:03d}", "name": f"System {n}", "submitter_id": "syn-org",
+                                "accelerator_ids": [accelerators[n % len(accelerators)]], "accelerator_count": 72,
+                                "source_ids": ["syn-source"]})
     models = [f"syn-model-{i:02d}" for i in range(20)]
     for m in models:
         write(data, "models", {"id": m, "name": m})
@@ -49,15 +56,16 @@ def generate(out: Path, claims: int, seed: int = 7, base_data: Path | None = Non
     for s in submitters:
         write(data, "organizations", {"id": s, "name": s})
     for n in range(claims):
-        acc = rnd.choice(accelerators)
-        idx = accelerators.index(acc)
+        rnd.choice(accelerators)  # (kept so that the rest of the stream, and the numbers, stay as before)
+        idx = (n % systems) % len(accelerators)
+        acc = accelerators[idx]
         count = rnd.choice([1, 2, 4, 8, 8, 8, 16, 72])
         value = round(rnd.uniform(100, 1_000_000), 2)
         record = {
             "id": f"syn-claim-{n:06d}", "title": f"Synthetic claim {n}", "suite_id": rnd.choice(suites),
             "division": rnd.choice(["closed", "closed", "open"]), "system_type": "datacenter",
             "scenario": rnd.choice(SCENARIOS), "model_id": rnd.choice(models),
-            "system_name": f"System {n % 997}", "accelerator_ids": [acc], "accelerator_count": count,
+            "system_id": f"syn-system-{n % systems:03d}", "system_name": f"System {n % systems}", "accelerator_ids": [acc], "accelerator_count": count,
             "node_count": max(1, count // 8), "interconnect_ids": interconnects[: 1 + idx % 4],
             "metric": "throughput", "value": value, "unit": "tokens/s", "scope": "aggregate",
             "measured_by": rnd.choice(["vendor", "mlcommons", "third-party"]), "submitter_id": rnd.choice(submitters),
