@@ -155,15 +155,27 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
     saved = _run(lambda: find_query(name))
     if chart is not None:
         _run(lambda: _check_chart(saved, chart))
+    from .caveats import (answer_caveats, answer_claims, endpoint_select, format_caveats, left_out,
+                          store_select)
+
     if endpoint:
         from .remote import run_remote_query
 
         results = _run(lambda: run_remote_query(endpoint, name, params))
+        select = endpoint_select(endpoint)
+        rerun = lambda other: run_remote_query(endpoint, name, other)  # noqa: E731
     else:
         store = _build(data).store
         results = _run(lambda: run_query(store, name, params))
+        select = store_select(store)
+        rerun = lambda other: run_query(store, name, other)  # noqa: E731
     out = FORMATS[format.value](results)
     typer.echo(out, nl=not out.endswith("\n"))
+    claims = answer_claims(results, saved.claims)
+    notes = [format_caveats(_run(lambda: answer_caveats(select, results, saved.claims)), len(results.rows)),
+             _run(lambda: left_out(saved, params, rerun, select, claims))]
+    for note in filter(None, notes):  # under a table for people; on stderr where stdout is data for a program
+        typer.echo("\n" + note, err=format.value not in ("table", "markdown"))
     if chart is not None:
         from .results import to_chart
 

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from .queries import run_query, run_sparql
-from .results import short
+from .results import format_number, short
 from .vocab import DEFAULT_BASE, record_iri
 
 #: aspects whose difference makes two numbers measure different things
@@ -42,31 +43,63 @@ class Comparison:
     verdict: str
     differences: list[tuple[str, str, str, str]] = field(default_factory=list)  # aspect, a, b, why
     gotchas: list[tuple[str, str, str, str]] = field(default_factory=list)  # id, severity, title, statement
+    values: dict[str, dict[str, str]] = field(default_factory=dict)  # "a"/"b" -> value, unit, per_accelerator, derived
+    caveats: list = field(default_factory=list)  # the comparison caveats the pair triggers (benchkg.caveats.Caveat)
+    claim_caveats: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)  # claim -> (id, severity, title)
+
+    def ratio(self) -> str:
+        """a ÷ b per accelerator (or as stated when neither has a per-accelerator value), or ""."""
+        key = "per_accelerator" if all(self.values.get(k, {}).get("per_accelerator") for k in "ab") else "value"
+        a, b = (self.values.get(k, {}).get(key) for k in "ab")
+        if not a or not b or Decimal(b) == 0:
+            return ""
+        what = "per accelerator" if key == "per_accelerator" else "as stated"
+        return f"{(Decimal(a) / Decimal(b)).quantize(Decimal('0.001'))} ({what}; a ÷ b)"
 
     def text(self) -> str:
         lines = [f"{self.a}\n  vs\n{self.b}", "", self.verdict]
+        if self.values:
+            lines += ["", "Values:"]
+            for key, claim in (("a", self.a), ("b", self.b)):
+                v = self.values.get(key, {})
+                per = (f"; per accelerator {format_number(v['per_accelerator'])}"
+                       + (" (derived: value ÷ accelerator count, not an official metric)" if v.get("derived") == "true" else "")
+                       if v.get("per_accelerator") else "")
+                lines.append(f"  {key}: {format_number(v.get('value', '')) or '(no value)'} {v.get('unit', '')}{per}")
+            ratio = self.ratio()
+            if ratio:
+                lines.append(f"  ratio: {ratio}")
         if self.differences:
             lines += ["", "Differences:"]
             lines += [f"  - {aspect}: {av or '(not stated)'} vs {bv or '(not stated)'} — {why}"
                       for aspect, av, bv, why in self.differences]
-        lines += ["", "Gotchas that apply:"]
-        lines += [f"  - [{sev}] {gid}: {title}. {statement}" for gid, sev, title, statement in self.gotchas] or ["  none"]
+        lines += ["", "Caveats this pair triggers:"]
+        lines += [f"  - {c.text()}. {c.statement}" for c in self.caveats] or ["  none"]
+        for key, claim in (("a", self.a), ("b", self.b)):
+            mine = self.claim_caveats.get(claim, [])
+            lines += ["", f"Caveats of {key} alone:"]
+            lines += [f"  - [{sev}] {gid}: {title}" for gid, sev, title in mine] or ["  none"]
         return "\n".join(lines)
 
 
 def compare_claims(store, a: str, b: str, base: str = DEFAULT_BASE) -> Comparison:
-    """Compare two claims by id.
+    """Compare two claims by id: their values and ratio, every difference, the comparison caveats
+    the pair triggers and the caveats of each claim alone.
 
     >>> from benchkg.store import build_graph
     >>> from benchkg.resources import ROOT
     >>> store = build_graph(ROOT / "data", persist=False).store
     >>> c = compare_claims(store, "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server",
     ...                    "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-offline")
-    >>> c.verdict.split(":")[0], [d[0] for d in c.differences]
-    ('Not comparable', ['verification', 'scenario', 'format'])
+    >>> c.verdict.split(":")[0], [d[0] for d in c.differences], [k.gotcha for k in c.caveats]
+    ('Not comparable', ['verification', 'scenario', 'format'], ['scenarios-load-systems-differently'])
+    >>> c.ratio()
+    '1.019 (per accelerator; a ÷ b)'
 
     :raises UsageError: if either id is not a claim.
     """
+    from .caveats import pair_caveats, store_select
+
     rows = run_query(store, "comparability", {"a": a, "b": b}, base=base).rows
     differences = []
     for row in rows:
@@ -86,16 +119,33 @@ def compare_claims(store, a: str, b: str, base: str = DEFAULT_BASE) -> Compariso
         verdict = "Comparable only with these differences disclosed (MLPerf results-messaging guidelines)."
     else:
         verdict = "Comparable: same suite, round, division, scenario, model, scale and unit."
-    gotchas = run_sparql(store, f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
+    ia, ib = record_iri(base, "benchmarks", a), record_iri(base, "benchmarks", b)
+    values = {}
+    for key, iri in (("a", ia), ("b", ib)):
+        found = run_sparql(store, f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
+            PREFIX qudt: <http://qudt.org/schema/qudt/>
+            SELECT ?value ?unit ?per_accelerator ?derived WHERE {{ <{iri}> bk:result ?r .
+              ?r qudt:value ?value ; bk:scope ?scope . OPTIONAL {{ ?r qudt:hasUnit ?unit }}
+              OPTIONAL {{ <{iri}> bk:derivedValue/qudt:value ?dv }}
+              BIND (IF(?scope = bk:scope-per-accelerator, ?value, ?dv) AS ?per_accelerator)
+              BIND (BOUND(?dv) AS ?derived) }}""").rows
+        if found:
+            values[key] = {k: short(v) if k == "unit" else v.value for k, v in found[0].items()}
+    mine = run_sparql(store, f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
         PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
-        SELECT DISTINCT ?g ?severity ?title ?statement WHERE {{
-          {{ <{record_iri(base, 'benchmarks', a)}> bk:caveat ?g }} UNION {{ <{record_iri(base, 'benchmarks', b)}> bk:caveat ?g }}
-          ?g rdfs:label ?title . OPTIONAL {{ ?g bk:severity ?severity }} OPTIONAL {{ ?g bk:statement ?statement }}
+        SELECT DISTINCT ?claim ?g ?severity ?title WHERE {{ VALUES ?claim {{ <{ia}> <{ib}> }}
+          ?claim bk:caveat ?g . ?g rdfs:label ?title . OPTIONAL {{ ?g bk:severity ?severity }}
           BIND (COALESCE(IF(?severity = bk:severity-critical, 0, IF(?severity = bk:severity-caution, 1, 2)), 3) AS ?rank)
         }} ORDER BY ?rank ?g""").rows
-    return Comparison(a, b, verdict, differences,
-                      [(short(g["g"]), short(g.get("severity")), g["title"].value,
-                        g["statement"].value if "statement" in g else "") for g in gotchas])
+    claim_caveats: dict[str, list] = {}
+    for row in mine:
+        name = a if row["claim"].value == ia else b
+        claim_caveats.setdefault(name, []).append((short(row["g"]), short(row.get("severity")), row["title"].value))
+    caveats = pair_caveats(store_select(store), [(ia, ib)])
+    for c in caveats:
+        c.pairs = None  # one pair: "in 1 of 1 pairs" says nothing
+    gotchas = [(c.gotcha, c.severity, c.title, c.statement) for c in caveats]
+    return Comparison(a, b, verdict, differences, gotchas, values, caveats, claim_caveats)
 
 
 def check_claims_exist(store, ids: list[str], base: str = DEFAULT_BASE) -> None:

@@ -12,7 +12,7 @@ from pyoxigraph import Literal, NamedNode, Quad
 
 from .records import Record
 from .schema import BENCHMARK_FIELD_PATHS, CLASSES, SCHEMA, Field
-from .vocab import BK, DEFAULT_BASE, PREFIXES, concept_iri, expand, record_iri, unit_iri
+from .vocab import BK, DEFAULT_BASE, PREFIXES, concept_iri, expand, record_iri, shape_iri, unit_iri
 
 XSD = PREFIXES["xsd"]
 RDF_TYPE = NamedNode(PREFIXES["rdf"] + "type")
@@ -63,6 +63,8 @@ def _term(value, spec: Field, base: str):
         return NamedNode(concept_iri(spec.scheme, value))
     if t == "unit":
         return NamedNode(unit_iri(value))
+    if t == "shape":
+        return NamedNode(shape_iri(value))
     if t == "field-name":
         return NamedNode(expand(BENCHMARK_FIELD_PATHS[value].pred))
     raise ValueError(f"no term for field type {t}")

@@ -8,7 +8,9 @@ takes::
     #+ param model id:models default=llama2-70b
     #+ param scenario enum:scenario default=server
     #+ chart: label=claim value=per_accelerator
+    #+ claims: claim
 
+``claims`` names the columns that hold claims: the comparison caveats of the answer are theirs.
 In the query a parameter is written ``$model``. A value is parsed by its type into an RDF term
 (an id must match the id pattern, an enum must be one of its values) and that term, serialised
 with N-Triples escaping, replaces ``$model``; a parameter left unset becomes the variable
@@ -25,7 +27,7 @@ from pathlib import Path
 from .errors import QueryError, UsageError
 from .resources import QUERIES_DIR
 from .schema import ID_PATTERN, KINDS
-from .vocab import DEFAULT_BASE, PREFIXES, SCHEMES, concept_iri, record_iri
+from .vocab import DEFAULT_BASE, PREFIXES, SCHEMES, UNITS, concept_iri, record_iri, unit_iri
 
 XSD = PREFIXES["xsd"]
 PARAM_TYPES = ("id", "enum", "string", "integer", "decimal", "boolean", "iri")
@@ -45,6 +47,8 @@ class Param:
     def allowed(self) -> tuple[str, ...]:
         if self.values:
             return self.values
+        if self.type == "enum" and self.of == "unit":
+            return tuple(UNITS)
         return SCHEMES.get(self.of, ()) if self.type == "enum" else ()
 
     def describe(self) -> str:
@@ -68,6 +72,7 @@ class SavedQuery:
     description: str = ""
     params: dict[str, Param] = field(default_factory=dict)
     chart: tuple[str, str] | None = None  # (label column, numeric column)
+    claims: tuple[str, ...] = ()  # the columns that hold claims: the answer's comparison caveats are theirs
 
 
 _HEADER = re.compile(r"^#\+\s*(\w+)\s*:?\s*(.*)$")
@@ -90,6 +95,8 @@ def parse_query_file(path: Path) -> SavedQuery:
         elif key == "param":
             param = _parse_param(rest, f"{path}:{n}")
             query.params[param.name] = param
+        elif key == "claims":
+            query.claims = tuple(rest.split())
         elif key == "chart":
             opts = dict(w.split("=", 1) for w in rest.split() if "=" in w)
             if set(opts) != {"label", "value"}:
@@ -165,6 +172,8 @@ def term_for(param: Param, value: str, base: str = DEFAULT_BASE) -> str:
         if t == "enum":
             if value not in param.allowed():
                 raise UsageError(f"parameter {param.name}: {value!r} is not allowed; use one of {', '.join(param.allowed())}")
+            if param.of == "unit":
+                return str(NamedNode(unit_iri(value)))
             return str(NamedNode(concept_iri(param.of, value))) if param.of else str(Literal(value))
         if t == "integer":
             return str(Literal(str(int(value)), datatype=NamedNode(XSD + "integer")))
@@ -208,8 +217,12 @@ def bind(text: str, terms: dict[str, str | None]) -> str:
     return _TOKEN.sub(swap, text)
 
 
+#: a parameter value that unsets a default: the parameter then matches anything
+ANY = "any"
+
+
 def bound_text(query: SavedQuery, values: dict[str, str], base: str = DEFAULT_BASE) -> str:
-    """The query text with its parameters bound (defaults where no value is given).
+    """The query text with its parameters bound (defaults where no value is given; ``any`` unsets one).
 
     :raises UsageError: for an unknown parameter or a value its type rejects.
     """
@@ -220,7 +233,7 @@ def bound_text(query: SavedQuery, values: dict[str, str], base: str = DEFAULT_BA
     terms: dict[str, str | None] = {}
     for name, param in query.params.items():
         value = values.get(name, param.default)
-        terms[name] = term_for(param, value, base) if value is not None else None
+        terms[name] = term_for(param, value, base) if value not in (None, ANY) else None
     return bind(query.text, terms)
 
 

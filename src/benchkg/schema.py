@@ -35,7 +35,7 @@ CLASSES = {
 class Field:
     """One field of a record: its JSON type and where it goes in RDF.
 
-    ``type`` is one of str, int, num, bool, date, url, ref, vocab, unit, field-name, obj, list.
+    ``type`` is one of str, int, num, bool, date, url, ref, vocab, unit, field-name, shape, obj, list.
     """
 
     type: str
@@ -266,7 +266,11 @@ SCHEMA: dict[str, dict[str, Field]] = {
                         suites=L("bk:appliesToSuite", R("bk:appliesToSuite", "suites")),
                         scenarios=L("bk:appliesToScenario", V("bk:appliesToScenario", "scenario")),
                         metrics=L("bk:appliesToMetric", V("bk:appliesToMetric", "metric")),
-                        fields=L("bk:appliesToField", Field("field-name", "bk:appliesToField"))),
+                        fields=L("bk:appliesToField", Field("field-name", "bk:appliesToField")),
+                        measured_by=L("bk:appliesToMeasuredBy", V("bk:appliesToMeasuredBy", "measured-by"))),
+        "finding_shapes": L("bk:findingShape", Field("shape", "bk:findingShape")),
+        "compares": O("bk:compares", "bk:ComparisonRule", dimension=V("bk:dimension", "dimension"),
+                      between=L("bk:betweenValue", S("bk:betweenValue"))),
         "evidence_ids": L("bk:evidence", R("bk:evidence", "sources")),
         "severity": V("bk:severity", "severity"),
     },

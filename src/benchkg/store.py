@@ -31,7 +31,6 @@ _STATE = NamedNode(BK + "buildState")
 _STAT = NamedNode(BK + "fileStat")
 _GENERATION = NamedNode(BK + "manifestGeneration")
 _CAVEATS_DONE = NamedNode(BK + "caveatsDerived")
-XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
 #: an empty store is filled by worker processes from this many files on, CHUNK files per task
 PARALLEL_FROM = 2000
 CHUNK = 1000
@@ -216,7 +215,8 @@ def _finish(store: Store, base: str, state: str, result: BuildResult, *, rebuild
     if rebuild_all:
         store.extend(_ontology_quads())
         store.add(Quad(manifest, _STATE, Literal(state), manifest))
-    complete = any(True for _ in store.quads_for_pattern(manifest, _CAVEATS_DONE, None, manifest))
+    # caveats derived to the end, with today's shapes (finding caveats are the findings of some of them)
+    complete = any(q.object.value == _shapes_digest() for q in store.quads_for_pattern(manifest, _CAVEATS_DONE, None, manifest))
     if rebuild_all or not complete or any(key.startswith("gotchas/") for key in result.added + result.changed + result.removed):
         _derive_caveats(store, base)
     elif result.touched:  # only claims (or entities they name) changed: re-derive just those claims
@@ -339,14 +339,20 @@ def _field_paths_by_predicate() -> dict[str, str]:
 
 
 def _derive_caveats(store: Store, base: str, claims: list[str] | None = None) -> None:
-    """Recompute which gotchas apply to which claims: those a claim links, and those whose
-    ``applies_to`` facets all match it; one join query per gotcha keeps it linear in the number
-    of claims. ``claims`` limits the work to those claim IRIs (when no gotcha changed, a claim's
-    caveats depend only on the claim itself); by default every claim is re-derived."""
+    """Recompute which gotchas apply to which single claims (DESIGN §5.4): those a claim links
+    (``gotcha_ids``); *claim caveats*, whose ``applies_to`` facets all match it (one join query per
+    gotcha keeps it linear in the number of claims); and *finding caveats*, which apply to exactly
+    the claims their ``finding_shapes`` flag. *Comparison caveats* (``compares``) apply to a set of
+    claims, never to one, and are found per answer (:mod:`benchkg.caveats`).
+
+    ``claims`` limits the linked and claim caveats to those claim IRIs (when no gotcha changed, they
+    depend only on the claim itself); finding caveats are recomputed whole, because a finding may
+    pair a claim with another (Server beats Offline). By default every claim is re-derived."""
     graph = caveats_graph(base)
     manifest = manifest_graph(base)
-    done = Quad(manifest, _CAVEATS_DONE, Literal("true", datatype=NamedNode(XSD_BOOLEAN)), manifest)
-    store.remove(done)  # back only when this derivation is complete: an interrupted one is redone whole
+    for old in list(store.quads_for_pattern(manifest, _CAVEATS_DONE, None, manifest)):
+        store.remove(old)  # back only when this derivation is complete: an interrupted one is redone whole
+    done = Quad(manifest, _CAVEATS_DONE, Literal(_shapes_digest()), manifest)
     prefixes = sparql_prefixes()
     only = "VALUES ?claim { " + " ".join(f"<{c}>" for c in claims) + " } " if claims is not None else ""
     quads = [Quad(t.subject, t.predicate, t.object, graph) for t in store.query(
@@ -355,7 +361,7 @@ def _derive_caveats(store: Store, base: str, claims: list[str] | None = None) ->
     facets: dict[str, dict[str, list[str]]] = {}
     for row in store.query(prefixes + """SELECT ?g ?facet ?v WHERE { ?g a bk:Gotcha ; bk:appliesTo ?a .
             ?a ?facet ?v . FILTER (?facet IN (bk:appliesToSuite, bk:appliesToScenario, bk:appliesToMetric,
-            bk:appliesToField)) }""", use_default_graph_as_union=True):
+            bk:appliesToField, bk:appliesToMeasuredBy)) }""", use_default_graph_as_union=True):
         facets.setdefault(row["g"].value, {}).setdefault(row["facet"].value.rsplit("#", 1)[1], []).append(row["v"].value)
     field_paths = _field_paths_by_predicate()
     jobs = []
@@ -363,7 +369,8 @@ def _derive_caveats(store: Store, base: str, claims: list[str] | None = None) ->
         where = [only + "?claim a bk:Benchmark ."]
         for facet, pattern in (("appliesToSuite", "?claim bk:suite ?{v} ."),
                                ("appliesToScenario", "?claim bk:scenario ?{v} ."),
-                               ("appliesToMetric", "?claim bk:result/bk:metric ?{v} .")):
+                               ("appliesToMetric", "?claim bk:result/bk:metric ?{v} ."),
+                               ("appliesToMeasuredBy", "?claim bk:measuredBy ?{v} .")):
             if facet in given:
                 var = facet.lower()
                 where.append(f"VALUES ?{var} {{ {' '.join(f'<{v}>' for v in given[facet])} }} "
@@ -381,16 +388,48 @@ def _derive_caveats(store: Store, base: str, claims: list[str] | None = None) ->
     with ThreadPoolExecutor(max_workers=2) as pool:  # Oxigraph runs queries without Python's lock
         for found in pool.map(run, jobs):
             quads += found
+    finding_gotchas, finding_quads = _finding_caveats(store, graph, caveat)
     if claims is None:
         if next(iter(store.quads_for_pattern(None, None, None, graph)), None) is not None:
             store.remove_graph(graph)
-        store.bulk_extend(quads)
+        store.bulk_extend(quads + finding_quads)
     else:
         for claim in claims:
             for old in list(store.quads_for_pattern(NamedNode(claim), None, None, graph)):
                 store.remove(old)
-        store.extend(quads)
+        for gotcha in finding_gotchas:
+            for old in list(store.quads_for_pattern(None, caveat, gotcha, graph)):
+                store.remove(old)
+        store.extend(quads + finding_quads)
     store.add(done)
+
+
+def _shapes_digest() -> str:
+    """A digest of the shapes the finding caveats were derived with: new shapes, new derivation."""
+    from .resources import SHAPES_DIR
+
+    h = hashlib.sha256()
+    for path in sorted(SHAPES_DIR.glob("*.ttl")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+def _finding_caveats(store: Store, graph: NamedNode, caveat: NamedNode) -> tuple[list[NamedNode], list[Quad]]:
+    """The finding caveats: (the gotchas that name finding shapes, a link from each claim one of
+    those shapes flags to the gotcha). Only the named shapes run, over the whole graph."""
+    by_shape: dict[str, list[NamedNode]] = {}
+    for row in store.query(sparql_prefixes() + "SELECT ?g ?shape WHERE { ?g a bk:Gotcha ; bk:findingShape ?shape }",
+                           use_default_graph_as_union=True):
+        by_shape.setdefault(row["shape"].value.rsplit("#", 1)[1], []).append(row["g"])
+    if not by_shape:
+        return [], []
+    from .fastshacl import run_fast
+    from .validate import load_shapes
+
+    quads = {Quad(NamedNode(r.focus), caveat, gotcha, graph)
+             for r in run_fast(store, load_shapes(), only=set(by_shape)) for gotcha in by_shape[r.shape]
+             if r.focus.startswith("http")}
+    return sorted({g for gs in by_shape.values() for g in gs}, key=str), sorted(quads, key=str)
 
 
 def content_graphs(store: Store, base: str = DEFAULT_BASE) -> list[NamedNode]:

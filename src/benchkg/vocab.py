@@ -44,6 +44,8 @@ SCHEMES: dict[str, tuple[str, ...]] = {
     "availability": ("available", "preview", "rdi"),
     "arrival": ("poisson", "fixed-concurrency", "single-batch", "sequential"),
     "source-kind": ("record", "blog", "press-release", "results", "dataset", "rules", "datasheet"),
+    "dimension": ("scenario", "suite-family", "round", "division", "accuracy-tier", "format", "measured-by",
+                  "availability", "inferred", "accelerator-count", "system-type", "unit"),
 }
 
 #: a record's unit string -> the QUDT unit IRI it stands for (tokens, samples and queries are
@@ -58,6 +60,18 @@ UNITS: dict[str, str] = {
     "mJ": PREFIXES["unit"] + "MilliJ",
 }
 UNIT_NAMES = {iri: name for name, iri in UNITS.items()}
+
+
+SHAPES_NS = "https://w3id.org/benchkg/shapes#"
+
+
+def shape_iri(name: str) -> str:
+    """The IRI of a shape of ``shapes/`` by its name.
+
+    >>> shape_iri("samples-times-tokens-agrees")
+    'https://w3id.org/benchkg/shapes#samples-times-tokens-agrees'
+    """
+    return SHAPES_NS + quote(name, safe="-._~")
 
 
 def concept_iri(scheme: str, value: str) -> str:
