@@ -204,8 +204,10 @@ def format_caveats(caveats: list[Caveat], rows: int) -> str:
     """The caveats an answer triggers, once, as lines under the table."""
     if not caveats:
         return ""
+    from .results import wrap
+
     head = f"Comparison caveats these {rows} row{'s' if rows != 1 else ''} trigger (once for the whole answer):"
-    return "\n".join([head] + [f"  {c.text()}" for c in caveats])
+    return "\n".join([wrap(head)] + [wrap(f"  {c.text()}", indent="      ") for c in caveats])
 
 
 #: parameters whose defaults keep a ranking like with like, and the dimension each one fixes
@@ -240,5 +242,7 @@ def left_out(saved, params: dict[str, str], run: Callable[[dict[str, str]], obje
         if counts:
             listed = ", ".join(f"{v} {n}" for v, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
             parts.append(f"{LIKE_WITH_LIKE[name]} {listed} (--param {name}=VALUE, or {name}=any)")
-    return (f"Left out, to compare like with like: {len(out)} result{'s' if len(out) != 1 else ''} — "
-            + "; ".join(parts))
+    from .results import wrap
+
+    return wrap(f"Left out, to compare like with like: {len(out)} result{'s' if len(out) != 1 else ''} — "
+                + "; ".join(parts), indent="  ")

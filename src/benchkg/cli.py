@@ -39,11 +39,9 @@ class Engine(str, Enum):
     pyshacl = "pyshacl"
 
 
-class QueryFormat(str, Enum):
-    table = "table"
-    csv = "csv"
-    json = "json"
-    markdown = "markdown"
+QueryFormat = Enum("QueryFormat", {name.replace("-", "_"): name for name in
+                                   ("table", "csv", "tsv", "json", "markdown", "sparql-json", "sparql-csv",
+                                    "sparql-tsv", "sparql-xml")}, type=str)
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -143,13 +141,19 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
           endpoint: Optional[str] = typer.Option(None, "--endpoint", envvar="BENCHKG_ENDPOINT",
                                                  help="Query a SPARQL 1.1 endpoint instead of the embedded store."),
           chart: Optional[Path] = typer.Option(None, "--chart", help="Also draw the query's chart to FILE.png or FILE.svg."),
+          limit: Optional[int] = typer.Option(None, "--limit", min=0,
+                                              help="At most N rows (0: all). A table shows 25 unless told."),
+          offset: int = typer.Option(0, "--offset", min=0, help="Skip the first N rows."),
           data: Path = DataOpt):
-    """Run a saved query with typed parameters; csv and json are the SPARQL 1.1 results formats.
+    """Run a saved query with typed parameters. table and markdown are for people; csv, tsv and json
+    (a list of objects) have short ids and plain numbers; sparql-json, sparql-csv, sparql-tsv and
+    sparql-xml are the W3C SPARQL 1.1 results formats. The comparison caveats the rows trigger are
+    listed once under the answer (on stderr for the data formats).
 
     Example: benchkg query leaderboard --param model=llama2-70b --param scenario=server --chart lb.png
     """
     from .queries import find_query, parse_params, run_query
-    from .results import FORMATS
+    from .results import FORMATS, TABLE_ROWS, to_table, window
 
     params = _run(lambda: parse_params(param))
     saved = _run(lambda: find_query(name))
@@ -169,7 +173,13 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
         results = _run(lambda: run_query(store, name, params))
         select = store_select(store)
         rerun = lambda other: run_query(store, name, other)  # noqa: E731
-    out = FORMATS[format.value](results)
+    if limit is None and format.value == "table":
+        limit = TABLE_ROWS
+    shown = window(results, limit, offset)
+    if format.value == "table":
+        out = to_table(shown, total=len(results.rows), offset=offset)
+    else:
+        out = FORMATS[format.value](shown)
     typer.echo(out, nl=not out.endswith("\n"))
     claims = answer_claims(results, saved.claims)
     notes = [format_caveats(_run(lambda: answer_caveats(select, results, saved.claims)), len(results.rows)),
@@ -179,7 +189,7 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
     if chart is not None:
         from .results import to_chart
 
-        to_chart(results, chart, *saved.chart, title=f"{saved.name}: {saved.summary}")
+        to_chart(window(results, limit, offset), chart, *saved.chart, title=f"{saved.name}: {saved.summary}")
         typer.echo(f"chart written to {chart}", err=True)
 
 

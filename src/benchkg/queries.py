@@ -276,7 +276,33 @@ def run_query(store, name_or_file: str, params: dict[str, str] | None = None, *,
     :raises QueryError: if the engine rejects the query.
     """
     query = find_query(name_or_file, queries_dir)
-    return run_sparql(store, bound_text(query, params or {}, base), query.name)
+    text = bound_text(query, params or {}, base)
+    check_ids(store, query, params or {}, base)
+    return run_sparql(store, text, query.name)
+
+
+def check_ids(store, query: SavedQuery, params: dict[str, str], base: str = DEFAULT_BASE) -> None:
+    """:raises UsageError: for an id parameter that names no record of its kind (with the closest
+    ids), instead of an answer with no rows."""
+    import difflib
+
+    from .schema import CLASSES
+    from .vocab import expand
+
+    for name, value in params.items():
+        param = query.params.get(name)
+        if param is None or param.type != "id" or value == ANY:
+            continue
+        iri = record_iri(base, param.of, value)
+        if store.query(f"ASK {{ <{iri}> ?p ?o }}", use_default_graph_as_union=True):
+            continue
+        prefix = record_iri(base, param.of, "")
+        known = [r["s"].value[len(prefix):] for r in store.query(
+            f"SELECT ?s WHERE {{ ?s a <{expand(CLASSES[param.of])}> }}", use_default_graph_as_union=True)
+            if r["s"].value.startswith(prefix)]
+        close = difflib.get_close_matches(value, known, n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        raise UsageError(f"parameter {name}: {value!r} is not a record in {param.of}/{hint}")
 
 
 def run_sparql(store, text: str, name: str = "query") -> Results:

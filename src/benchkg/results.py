@@ -1,4 +1,5 @@
-"""Query results out: an aligned table or Markdown for people, SPARQL 1.1 CSV and JSON for tools."""
+"""Query results out: a table or Markdown for people; CSV, TSV and JSON for spreadsheets and programs; the
+W3C SPARQL 1.1 results formats (JSON, CSV, TSV, XML) for SPARQL tools."""
 from __future__ import annotations
 
 import csv
@@ -94,19 +95,110 @@ def _cells(results: Results) -> list[list[str]]:
     return [[short(row.get(v)) for v in results.vars] for row in results.rows]
 
 
-def to_table(results: Results) -> str:
-    """An aligned plain-text table, numbers right-aligned."""
+def window(results: Results, limit: int | None, offset: int = 0) -> Results:
+    """The rows ``offset`` … ``offset + limit`` (all from ``offset`` when ``limit`` is 0 or None)."""
+    rows = results.rows[offset:]
+    return Results(results.vars, rows[:limit] if limit else rows)
+
+
+def to_table(results: Results, total: int | None = None, offset: int = 0, width: int | None = None) -> str:
+    """A table that fits the terminal (``COLUMNS``): long cells end in "…", numbers right-aligned;
+    with ``total``, a last line says which rows of how many it shows.
+
+    >>> from pyoxigraph import Literal
+    >>> print(to_table(Results(["claim"], [{"claim": Literal("a-rather-long-claim-id")}]), width=14))
+    claim
+    ─────────────
+    a-rather-lo…
+    (1 row)
+    """
+    import shutil
+
+    from rich.box import SIMPLE_HEAD
+    from rich.console import Console
+    from rich.table import Table
+
     cells = _cells(results)
-    widths = [max([len(v)] + [len(r[i]) for r in cells]) for i, v in enumerate(results.vars)]
-    numeric = [all(re.fullmatch(r"-?[\d,]+(\.\d+)?", r[i] or "0") for r in cells) for i in range(len(widths))]
+    numeric = [bool(cells) and all(re.fullmatch(r"-?[\d,]+(\.\d+)?", r[i] or "0") for r in cells)
+               for i in range(len(results.vars))]
+    width = width or shutil.get_terminal_size((120, 24)).columns
+    natural = [max([len(v)] + [len(r[i]) for r in cells]) for i, v in enumerate(results.vars)]
+    shown = len(natural)  # the columns that fit at a readable width; those to the right are named below
+    while shown > 1:
+        widths = fit_widths(natural[:shown], numeric[:shown], width - GAP * (shown - 1), least=min(8, width),
+                            first=min(40, width))
+        if sum(widths) + GAP * (shown - 1) <= width:
+            break
+        shown -= 1
+    else:
+        widths = [max(3, width)]
+    table = Table(box=SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold", expand=False)
+    for name, num, w in zip(results.vars, numeric, widths):
+        table.add_column(name, justify="right" if num else "left", overflow="ellipsis", no_wrap=True, width=w)
+    for row in cells:
+        table.add_row(*row[:shown])
+    out = io.StringIO()
+    Console(file=out, width=width, color_system=None, force_terminal=False, legacy_windows=False).print(table)
+    lines = [line.rstrip() for line in out.getvalue().splitlines() if line.strip()]
+    n = len(cells)
+    if shown < len(results.vars):
+        lines.append(wrap(f"(columns not shown here: {', '.join(results.vars[shown:])}; widen the terminal or use "
+                          f"--format csv)", width))
+    if total is not None and (n < total or offset):
+        more = "; --limit 0 for all" if offset + n < total else ""
+        lines.append(f"(rows {offset + 1}–{offset + n} of {total}{more})" if n else f"(no rows here; {total} in all)")
+    else:
+        lines.append(f"({n} row{'s' if n != 1 else ''})")
+    return "\n".join(lines)
 
-    def line(values):
-        return "  ".join(v.rjust(w) if num else v.ljust(w)
-                         for v, w, num in zip(values, widths, numeric)).rstrip()
 
-    rule = "  ".join("-" * w for w in widths)
-    return "\n".join([line(results.vars), rule] + [line(r) for r in cells] +
-                     [f"({len(cells)} row{'s' if len(cells) != 1 else ''})"])
+#: the characters between two columns of a terminal table (rich's padding and rule)
+GAP = 3
+
+
+def wrap(text: str, width: int | None = None, indent: str = "") -> str:
+    """Text folded to the terminal's width (``COLUMNS``), continuation lines indented.
+
+    >>> print(wrap("a bb ccc dddd", 8, "  "))
+    a bb ccc
+      dddd
+    """
+    import shutil
+    import textwrap
+
+    width = width or shutil.get_terminal_size((120, 24)).columns
+    return "\n".join(textwrap.fill(line, width, subsequent_indent=indent, break_long_words=True,
+                                   break_on_hyphens=False) for line in text.splitlines())
+
+
+def fit_widths(natural: list[int], numeric: list[bool], room: int, least: int = 3, first: int = 0) -> list[int]:
+    """Column widths that fit ``room`` characters: numbers keep their width while they can, text
+    columns share the rest under one cap (the widest are cut first), the first (the row's name)
+    keeps at least ``first``. Where nothing fits, each column gets ``least`` (the caller drops some).
+
+    >>> fit_widths([30, 6, 40], [False, True, False], 40)
+    [17, 6, 17]
+    >>> fit_widths([30, 6, 40], [False, True, False], 40, first=25)
+    [25, 6, 9]
+    >>> fit_widths([5, 6], [False, True], 40)
+    [5, 6]
+    """
+    if sum(natural) <= room:
+        return natural
+    floor = [min(w, max(least, first if i == 0 else 0)) for i, w in enumerate(natural)]
+    fixed = sum(w for w, num in zip(natural, numeric) if num)
+    text = [i for i, num in enumerate(numeric) if not num]
+
+    def widths(cap: int, numbers_too: bool) -> list[int]:
+        return [max(floor[i], min(w, cap)) if (not numeric[i] or numbers_too) else w for i, w in enumerate(natural)]
+
+    for numbers_too in (False, True):
+        if not numbers_too and not text:
+            continue
+        fitting = [c for c in range(least, max(natural) + 1) if sum(widths(c, numbers_too)) <= room]
+        if fitting:
+            return widths(max(fitting), numbers_too)
+    return floor
 
 
 def to_markdown(results: Results) -> str:
@@ -120,7 +212,115 @@ def to_markdown(results: Results) -> str:
     return "\n".join([head, rule] + body)
 
 
-FORMATS = {"table": to_table, "csv": to_csv, "json": to_json, "markdown": to_markdown}
+def plain(term):
+    """A term as a spreadsheet or pandas wants it: ids for record IRIs, values for concepts, units
+    as written in records, numbers as numbers, booleans as booleans, dates as text.
+
+    >>> from pyoxigraph import Literal, NamedNode
+    >>> plain(NamedNode("https://w3id.org/benchkg/id/models/llama2-70b")), plain(NamedNode("https://w3id.org/benchkg/ontology#TOKEN-PER-SEC"))
+    ('llama2-70b', 'tokens/s')
+    >>> plain(Literal("12647.5189", datatype=NamedNode(XSD + "decimal"))), plain(Literal("true", datatype=NamedNode(XSD + "boolean")))
+    (Decimal('12647.5189'), True)
+    """
+    from pyoxigraph import Literal, NamedNode
+
+    from .vocab import UNIT_NAMES
+
+    if term is None:
+        return None
+    if isinstance(term, NamedNode):
+        return UNIT_NAMES.get(term.value) or curator_name(term.value)
+    if isinstance(term, Literal):
+        if term.datatype.value in _NUMERIC:
+            try:
+                d = Decimal(term.value)
+                return int(d) if term.datatype.value != XSD + "decimal" and d == d.to_integral_value() else d
+            except InvalidOperation:
+                return term.value
+        if term.datatype.value == XSD + "boolean":
+            return term.value in ("true", "1")
+    return term.value
+
+
+def _plain_text(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return format(value, "f") if isinstance(value, Decimal) else str(value)
+
+
+def to_plain_csv(results: Results, delimiter: str = ",") -> str:
+    """CSV for spreadsheets and pandas: short ids, plain numbers, one header line.
+
+    >>> from pyoxigraph import Literal, NamedNode
+    >>> to_plain_csv(Results(["a", "n"], [{"a": NamedNode("https://w3id.org/benchkg/id/models/x"),
+    ...                                      "n": Literal("1.50", datatype=NamedNode(XSD + "decimal"))}]))
+    'a,n\r\nx,1.50\r\n'
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n" if delimiter == "," else "\n")
+    writer.writerow(results.vars)
+    for row in results.rows:
+        writer.writerow([_plain_text(plain(row.get(v))) for v in results.vars])
+    return out.getvalue()
+
+
+def to_plain_json(results: Results) -> str:
+    """JSON for programs: a list of objects, one per row, with short ids and plain numbers (an
+    absent value is null)."""
+    def number(value):
+        if isinstance(value, Decimal):
+            return int(value) if value == value.to_integral_value() and "." not in str(value) else float(value)
+        return value
+
+    return json.dumps([{v: number(plain(row.get(v))) for v in results.vars} for row in results.rows],
+                      indent=2, ensure_ascii=False)
+
+
+def _nt(term) -> str:
+    return str(term)
+
+
+def to_sparql_tsv(results: Results) -> str:
+    """SPARQL 1.1 Query Results TSV: terms in their SPARQL (N-Triples) syntax."""
+    lines = ["\t".join(f"?{v}" for v in results.vars)]
+    lines += ["\t".join(_nt(row[v]) if v in row else "" for v in results.vars) for row in results.rows]
+    return "\n".join(lines) + "\n"
+
+
+def to_sparql_xml(results: Results) -> str:
+    """SPARQL Query Results XML Format."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    out = ['<?xml version="1.0"?>', '<sparql xmlns="http://www.w3.org/2005/sparql-results#">', "  <head>"]
+    out += [f"    <variable name={quoteattr(v)}/>" for v in results.vars]
+    out += ["  </head>", "  <results>"]
+    for row in results.rows:
+        out.append("    <result>")
+        for v in results.vars:
+            if v not in row:
+                continue
+            t = term_json(row[v])
+            if t["type"] == "uri":
+                body = f"<uri>{escape(t['value'])}</uri>"
+            elif t["type"] == "bnode":
+                body = f"<bnode>{escape(t['value'])}</bnode>"
+            else:
+                attrs = (f" datatype={quoteattr(t['datatype'])}" if "datatype" in t else "") + \
+                        (f" xml:lang={quoteattr(t['xml:lang'])}" if "xml:lang" in t else "")
+                body = f"<literal{attrs}>{escape(t['value'])}</literal>"
+            out.append(f"      <binding name={quoteattr(v)}>{body}</binding>")
+        out.append("    </result>")
+    out += ["  </results>", "</sparql>"]
+    return "\n".join(out) + "\n"
+
+
+#: format name -> writer; csv, tsv and json are for people and programs, sparql-* are the W3C formats
+FORMATS = {"table": to_table, "csv": to_plain_csv, "tsv": lambda r: to_plain_csv(r, "\t"), "json": to_plain_json,
+           "markdown": to_markdown, "sparql-json": to_json, "sparql-csv": to_csv, "sparql-tsv": to_sparql_tsv,
+           "sparql-xml": to_sparql_xml}
+TABLE_ROWS = 25
 
 
 CHART_ROWS = 25
