@@ -144,6 +144,7 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
           limit: Optional[int] = typer.Option(None, "--limit", min=0,
                                               help="At most N rows (0: all). A table shows 25 unless told."),
           offset: int = typer.Option(0, "--offset", min=0, help="Skip the first N rows."),
+          title: Optional[str] = typer.Option(None, "--title", help="The chart's title (default: the query's summary)."),
           data: Path = DataOpt):
     """Run a saved query with typed parameters. table and markdown are for people; csv, tsv and json
     (a list of objects) have short ids and plain numbers; sparql-json, sparql-csv, sparql-tsv and
@@ -153,7 +154,7 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
     Example: benchkg query leaderboard --param model=llama2-70b --param scenario=server --chart lb.png
     """
     from .queries import find_query, parse_params, run_query
-    from .results import FORMATS, TABLE_ROWS, to_table, window
+    from .results import CHART_ROWS, FORMATS, TABLE_ROWS, to_table, window
 
     params = _run(lambda: parse_params(param))
     saved = _run(lambda: find_query(name))
@@ -189,7 +190,8 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
     if chart is not None:
         from .results import to_chart
 
-        to_chart(window(results, limit, offset), chart, *saved.chart, title=f"{saved.name}: {saved.summary}")
+        to_chart(window(results, limit, offset), chart, *saved.chart, title=title or f"{saved.name}: {saved.summary}",
+                 limit=limit or CHART_ROWS)
         typer.echo(f"chart written to {chart}", err=True)
 
 

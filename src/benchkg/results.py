@@ -108,8 +108,8 @@ def to_table(results: Results, total: int | None = None, offset: int = 0, width:
     >>> from pyoxigraph import Literal
     >>> print(to_table(Results(["claim"], [{"claim": Literal("a-rather-long-claim-id")}]), width=14))
     claim
-    ─────────────
-    a-rather-lo…
+    ──────────────
+    a-rather-long…
     (1 row)
     """
     import shutil
@@ -251,7 +251,7 @@ def _plain_text(value) -> str:
 
 
 def to_plain_csv(results: Results, delimiter: str = ",") -> str:
-    """CSV for spreadsheets and pandas: short ids, plain numbers, one header line.
+    r"""CSV for spreadsheets and pandas: short ids, plain numbers, one header line.
 
     >>> from pyoxigraph import Literal, NamedNode
     >>> to_plain_csv(Results(["a", "n"], [{"a": NamedNode("https://w3id.org/benchkg/id/models/x"),
@@ -326,11 +326,28 @@ TABLE_ROWS = 25
 CHART_ROWS = 25
 
 
-def to_chart(results: Results, path, label: str, value: str, title: str = "", limit: int = CHART_ROWS) -> None:
-    """A horizontal bar chart of one numeric column by one label column, written to PNG or SVG.
+def chart_labels(rows: list[dict], label: str) -> list[str]:
+    """The bar labels: the label columns' short values joined by " · ", leaving out a column whose
+    value is the same on every row (one round need not be said 25 times).
 
-    The axis names the column and its unit (when the rows have one); derived values are hatched;
-    a bar whose row carries gotchas is marked with ⚠ and their count. Only the first ``limit``
+    >>> from pyoxigraph import Literal
+    >>> rows = [{"s": Literal("a"), "r": Literal("6.0")}, {"s": Literal("b"), "r": Literal("6.0")}]
+    >>> chart_labels(rows, "s+r")
+    ['a', 'b']
+    """
+    columns = label.split("+")
+    varying = [c for i, c in enumerate(columns) if i == 0 or len({short(r.get(c)) for r in rows}) > 1]
+    return [" · ".join(short(r.get(c)) for c in varying if r.get(c) is not None) for r in rows]
+
+
+def to_chart(results: Results, path, label: str, value: str, title: str = "", limit: int = CHART_ROWS) -> None:
+    """A horizontal bar chart of one numeric column by its label columns, written to PNG or SVG.
+
+    ``label`` is a column or columns joined by "+" (``system+accelerators+round``): a bar reads
+    "system · chip", and "· round" only where the rows span rounds. The axis names the column and its
+    unit (when the rows have one); derived values are hatched; a bar whose claim carries caveats of
+    its own (claim and finding caveats) is marked with ⚠ and their count; the caveats of the whole
+    comparison are listed under the chart by the caller, not on every bar. Only the first ``limit``
     rows are drawn (the query's order: best first), and the chart says so.
     """
     import matplotlib
@@ -341,7 +358,7 @@ def to_chart(results: Results, path, label: str, value: str, title: str = "", li
     rows = [r for r in results.rows if value in r]
     shown = f"the first {limit} of {len(rows)} rows" if len(rows) > limit else ""
     rows = rows[:limit]
-    labels = [short(r.get(label)) for r in rows]
+    labels = chart_labels(rows, label)
     values = [float(r[value].value) for r in rows]
     units = {short(r["unit"]) for r in rows if "unit" in r}
     unit = f" ({units.pop()})" if len(units) == 1 else ""
@@ -358,7 +375,7 @@ def to_chart(results: Results, path, label: str, value: str, title: str = "", li
     ax.set_yticks(range(len(rows)), labels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlabel(value.replace("_", " ") + unit)
-    ax.set_ylabel(label.replace("_", " "))
+    ax.set_ylabel(" · ".join(label.split("+")).replace("_", " "))
     ax.set_xlim(0, max(values + [1]) * 1.45)
     notes = [shown] if shown else []
     if any(r.get("derived") is not None and r["derived"].value == "true" for r in rows):

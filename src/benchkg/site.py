@@ -263,7 +263,9 @@ def _headline(g: _Graph, r: _Renderer, iri: str) -> str:
 def _gotchas_for(g: _Graph, kind: str, iri: str) -> tuple[list[dict], str]:
     """The gotchas that apply on a record's page, and a line saying why."""
     if kind == "benchmarks":
-        return [g.gotcha(x) for x in sorted(g.caveats.get(iri, []))], "benchkg links a gotcha to a claim when the claim matches the gotcha's applies_to (suite, scenario, metric or field)."
+        return [g.gotcha(x) for x in sorted(g.caveats.get(iri, []))], ("benchkg links a gotcha to a claim when the claim "
+                "lists it, matches its applies_to (suite, scenario, metric, field, measured by), or is flagged by one "
+                "of its finding shapes. Comparison caveats apply to comparisons, not to one claim.")
     found = []
     cls = expand(CLASSES[kind])
     for gotcha in sorted(i for i in g.records if i.startswith(g.prefix + "gotchas/")):
@@ -389,8 +391,19 @@ def _query_page(g: _Graph, store, saved, out_dir: Path) -> tuple[str, bool]:
                   and t.value.startswith(g.prefix + "benchmarks/")}
         for gotcha in {x for c in claims for x in g.caveats.get(c, [])}:
             rows_per_gotcha[gotcha] += 1
+    from .caveats import answer_caveats, store_select
+
+    caveats = answer_caveats(store_select(store), results, saved.claims)
+    if caveats:
+        parts.append('<section class="gotchas" aria-labelledby="caveats-h"><h2 id="caveats-h">Comparison caveats '
+                     f'({len(caveats)})</h2><p class="note">Once for the whole table: its claims differ in these ways.</p>'
+                     "<ol>" + "".join(
+                         f'<li class="gotcha sev-{esc(c.severity)}" id="caveat-{esc(c.gotcha)}"><span class="sev">'
+                         f'{esc(c.severity)}</span> <strong>{link(root + "id/gotchas/" + c.gotcha + "/index.html", c.title)}'
+                         f'</strong> <span class="note">({esc(c.text().split(" — ", 1)[1])})</span>'
+                         f"<p>{esc(c.statement)}</p></li>" for c in caveats) + "</ol></section>")
     gotchas = [g.gotcha(x, f"{n} of {len(results.rows)} rows") for x, n in sorted(rows_per_gotcha.items())]
-    parts.append(gotcha_list(gotchas, root, "Gotchas that apply to the claims in this table."))
+    parts.append(gotcha_list(gotchas, root, "Caveats of single claims in this table (claim and finding caveats)."))
     numeric = _numeric_columns([[row.get(v) for row in results.rows] for v in results.vars])
     cells = [[r.term(row.get(v)) for v in results.vars] for row in results.rows]
     parts.append("<h2>Rows</h2>" + (table([v.replace("_", " ") for v in results.vars], cells, saved.summary, numeric) if cells
