@@ -55,14 +55,17 @@ def test_validate_interconnect_not_on_accelerator_exits_1(data_copy):
 
 
 def test_query_formats(data_copy):
-    table = cli("query", "leaderboard", "--param", "model=llama2-70b", "--param", "scenario=server", "--data", data_copy)
+    table = cli("query", "leaderboard", "--param", "model=llama2-70b", "--param", "scenario=server", "--data", data_copy,
+                env={"COLUMNS": "500"})
     assert table.exit_code == 0
     row = next(l for l in table.stdout.splitlines() if l.startswith("bench-mlperf-v6-1-coreweave-gb200"))
     assert "910,621.36" in row and " 72 " in row and "12,647.52" in row and "samples-times-tokens" in row
     md = cli("query", "leaderboard", "--format", "markdown", "--data", data_copy)
-    assert md.stdout.startswith("| claim | system |")
-    js = json.loads(cli("query", "leaderboard", "--format", "json", "--data", data_copy).stdout)
+    assert md.stdout.startswith("| claim | accelerators |")
+    js = json.loads(cli("query", "leaderboard", "--format", "sparql-json", "--data", data_copy).stdout)
     assert js["results"]["bindings"][0]["accelerator_count"]["value"] == "72"
+    rows = json.loads(cli("query", "leaderboard", "--format", "json", "--data", data_copy).stdout)
+    assert rows[0]["accelerator_count"] == 72 and rows[0]["claim"] == "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server"
 
 
 def test_query_from_a_file(tmp_path, data_copy):

@@ -50,7 +50,7 @@ def test_leaderboard_marks_preview_and_inferred_and_shows_the_round(graph_store)
     rows = {r["claim"].value.rsplit("/", 1)[1]: r for r in
             run_query(graph_store, "leaderboard", {"model": "llama2-70b", "scenario": "offline"}).rows}
     for claim, (column, value) in MARKED.items():
-        assert rows[claim][column].value == value
+        assert rows[claim][column].value.endswith(value)
     assert {r["round"].value for r in rows.values()} >= {"5.1", "6.0", "6.1"}
     assert len(rows) == len(run_query(graph_store, "leaderboard", {"model": "llama2-70b", "scenario": "offline"}).rows)
 
@@ -136,7 +136,8 @@ def test_tables_fit_the_terminal(graph_data, width):
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= width
-    assert lines[0].startswith("claim") and any("…" in line for line in lines) == (width == 80)
+    assert lines[0].startswith("claim")
+    assert any(line.startswith("(columns not shown here:") for line in lines) == (width == 80)
 
 
 def test_a_table_shows_25_rows_and_says_how_many_there_are(tmp_path):

@@ -96,7 +96,7 @@ def test_chart(graph_data, tmp_path, suffix):
     assert result.exit_code == 0 and path.stat().st_size > 5000
     if suffix == ".svg":
         svg = path.read_text()
-        assert "per accelerator (tokens/s)" in svg and "⚠" in svg and "fx-h100x8-llama2-70b-offline-v5-1" in svg
+        assert "per accelerator (tokens/s)" in svg and "⚠" in svg and "fx-h100x8-dgx · nvidia-h100-sxm" in svg
 
 
 def test_chart_refused_for_a_query_without_one(graph_data, tmp_path):

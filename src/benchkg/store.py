@@ -358,6 +358,14 @@ def _derive_caveats(store: Store, base: str, claims: list[str] | None = None) ->
     quads = [Quad(t.subject, t.predicate, t.object, graph) for t in store.query(
         prefixes + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { " + only + "?claim a bk:Benchmark ; bk:gotcha ?g }",
         use_default_graph_as_union=True)]
+    finding_gotchas, finding_quads = _finding_caveats(store, graph, NamedNode(BK + "caveat"))
+    if claims is not None and finding_gotchas:
+        # a finding gotcha's links are all redone (below), so its linked and matched ones are derived
+        # for every claim, not only the changed ones
+        quads += [Quad(t.subject, t.predicate, t.object, graph) for t in store.query(
+            prefixes + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { VALUES ?g { "
+            + " ".join(f"<{g.value}>" for g in finding_gotchas) + " } ?claim a bk:Benchmark ; bk:gotcha ?g }",
+            use_default_graph_as_union=True) if t.subject.value not in set(claims)]
     facets: dict[str, dict[str, list[str]]] = {}
     for row in store.query(prefixes + """SELECT ?g ?facet ?v WHERE { ?g a bk:Gotcha ; bk:appliesTo ?a .
             ?a ?facet ?v . FILTER (?facet IN (bk:appliesToSuite, bk:appliesToScenario, bk:appliesToMetric,
@@ -365,8 +373,9 @@ def _derive_caveats(store: Store, base: str, claims: list[str] | None = None) ->
         facets.setdefault(row["g"].value, {}).setdefault(row["facet"].value.rsplit("#", 1)[1], []).append(row["v"].value)
     field_paths = _field_paths_by_predicate()
     jobs = []
+    redone = {g.value for g in finding_gotchas}
     for gotcha, given in sorted(facets.items()):
-        where = [only + "?claim a bk:Benchmark ."]
+        where = [("" if gotcha in redone else only) + "?claim a bk:Benchmark ."]
         for facet, pattern in (("appliesToSuite", "?claim bk:suite ?{v} ."),
                                ("appliesToScenario", "?claim bk:scenario ?{v} ."),
                                ("appliesToMetric", "?claim bk:result/bk:metric ?{v} ."),
@@ -388,11 +397,10 @@ def _derive_caveats(store: Store, base: str, claims: list[str] | None = None) ->
     with ThreadPoolExecutor(max_workers=2) as pool:  # Oxigraph runs queries without Python's lock
         for found in pool.map(run, jobs):
             quads += found
-    finding_gotchas, finding_quads = _finding_caveats(store, graph, caveat)
     if claims is None:
         if next(iter(store.quads_for_pattern(None, None, None, graph)), None) is not None:
             store.remove_graph(graph)
-        store.bulk_extend(quads + finding_quads)
+        store.bulk_extend(sorted(set(quads + finding_quads), key=str))
     else:
         for claim in claims:
             for old in list(store.quads_for_pattern(NamedNode(claim), None, None, graph)):
@@ -400,7 +408,7 @@ def _derive_caveats(store: Store, base: str, claims: list[str] | None = None) ->
         for gotcha in finding_gotchas:
             for old in list(store.quads_for_pattern(None, caveat, gotcha, graph)):
                 store.remove(old)
-        store.extend(quads + finding_quads)
+        store.extend(set(quads + finding_quads))
     store.add(done)
 
 
