@@ -105,14 +105,14 @@ def leaderboard(records, model: str, scenario: str) -> list[tuple]:
 
 
 def server_offline_pairs(records) -> list[tuple]:
-    """Server and Offline claims of one system record, count, model, suite, tier, unit and scope."""
+    """Server and Offline claims of one system record, count, model, suite, tier, division, unit and scope."""
     claims = records["benchmarks"]
     out = []
     for sid, s in claims.items():
         for oid, o in claims.items():
             if s.get("scenario") != "server" or o.get("scenario") != "offline" or "system_id" not in s:
                 continue
-            key = ("system_id", "model_id", "suite_id", "accelerator_count", "unit", "scope", "accuracy_target")
+            key = ("system_id", "model_id", "suite_id", "accelerator_count", "unit", "scope", "accuracy_target", "division")
             if all(s.get(k) == o.get(k) for k in key):
                 ratio = (Decimal(s["value"]) / Decimal(o["value"])).quantize(Decimal("0.0001"))
                 out.append((sid, oid, ratio, Decimal(s["value"]) > Decimal(o["value"])))

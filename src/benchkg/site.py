@@ -406,12 +406,13 @@ def _query_page(g: _Graph, store, saved, out_dir: Path) -> tuple[str, bool]:
     parts.append(gotcha_list(gotchas, root, "Caveats of single claims in this table (claim and finding caveats)."))
     numeric = _numeric_columns([[row.get(v) for row in results.rows] for v in results.vars])
     cells = [[r.term(row.get(v)) for v in results.vars] for row in results.rows]
-    parts.append("<h2>Rows</h2>" + (table([v.replace("_", " ") for v in results.vars], cells, saved.summary, numeric) if cells
+    parts.append("<h2>Rows</h2>" + (table([v.replace("_", " ") for v in results.vars], cells, saved.summary, numeric,
+                                         cls_="sortable") if cells
                                    else "<p>No rows for the default parameters.</p>"))
     parts.append(f"<details><summary>SPARQL</summary><pre><code>{esc(saved.text)}</code></pre></details>")
     body = "\n".join(p for p in parts if p)
     crumbs = [("benchkg", root + "index.html"), ("comparisons", "../index.html"), (saved.name, None)]
-    return page(saved.summary or saved.name, body, root, crumbs), charted
+    return page(saved.summary or saved.name, body, root, crumbs, scripts=["sort.js"]), charted
 
 
 def _queries_index(saved: dict) -> str:
@@ -585,7 +586,7 @@ def _write(store, out: Path, base: str, endpoint: str | None, findings, progress
     (out / "void.ttl").write_bytes(describe(stats, sizes, base, endpoint))
     (out / ".well-known").mkdir(exist_ok=True)
     shutil.copyfile(out / "void.ttl", out / ".well-known" / "void")
-    for asset in ("style.css", "search.js", "favicon.svg"):
+    for asset in ("style.css", "search.js", "sort.js", "favicon.svg"):
         shutil.copyfile(ASSETS_DIR / asset, out / asset)
     entries = [[f"id/{g.kind_id(i)[0]}/{g.kind_id(i)[1]}/index.html", g.labels.get(i, g.kind_id(i)[1]),
                 SINGULAR.get(g.kind_id(i)[0], ""),
