@@ -227,6 +227,14 @@ def test_per_accelerator_ranking_keeps_variants_apart_and_spellings_together(imp
         Decimal(got[c]["best_per_accelerator"].value) for c in ("nvidia-h200-sxm-141gb", "nvidia-h200-sxm-141gb-cts"))
 
 
+def edit_system_file(folder: Path, **changes) -> None:
+    """Change fields of the system description the one-row round's result names."""
+    path = system_file(folder)
+    system = json.loads(path.read_text())
+    system.update(changes)
+    path.write_text(json.dumps(system))
+
+
 def system_file(folder: Path) -> Path:
     row = rows(folder)[0]
     return folder / "systems" / row["Category"] / row["Submitter"] / "systems" / f"{row['Platform']}.json"
@@ -263,10 +271,7 @@ def test_an_integrated_gpu_with_no_count_is_counted_on_its_processor(tmp_path, d
     folder = synthetic_round(tmp_path, **{"a#": "", "Total Accelerators": None, "Accelerator": "Intel(R) Arc(TM) 140T GPU",
                                           "Processor": "Intel(R) Core(TM) Ultra 7 Processor 255H", "Nodes": 1,
                                           "host_processors_per_node": 1})
-    path = system_file(folder)
-    system = json.loads(path.read_text())
-    system["accelerators_per_node"] = "0"
-    path.write_text(json.dumps(system))
+    edit_system_file(folder, accelerators_per_node="0")
     report = import_mlperf(folder, data_copy)
     assert report.imported["v6.0"] == 1 and report.imported["v6.0 CPU-only"] == 1
     rec = next(json.loads(p.read_text()) for p in (data_copy / "benchmarks").glob("mlperf-6.0-0031-*.json"))
@@ -277,10 +282,7 @@ def test_an_integrated_gpu_with_no_count_is_counted_on_its_processor(tmp_path, d
 def test_a_system_description_never_puts_a_fabric_on_a_chip(tmp_path, data_copy):
     """An MLPerf system that says NVLink: the fabric lands on its system record, never on the chip."""
     folder = synthetic_round(tmp_path)
-    path = system_file(folder)
-    system = json.loads(path.read_text())
-    system["accelerator_interconnect"] = "5th Gen NVLink, 1800GB/s"
-    path.write_text(json.dumps(system))
+    edit_system_file(folder, accelerator_interconnect="5th Gen NVLink, 1800GB/s")
     before = {p.name: p.read_bytes() for p in (data_copy / "accelerators").glob("*.json")}
     import_mlperf(folder, data_copy)
     rec = next(json.loads(p.read_text()) for p in (data_copy / "benchmarks").glob("mlperf-6.0-0031-*.json"))
@@ -292,10 +294,7 @@ def test_a_system_description_never_puts_a_fabric_on_a_chip(tmp_path, data_copy)
 
 def test_unknown_interconnect_text_is_reported_and_left_out(tmp_path, data_copy):
     folder = synthetic_round(tmp_path)
-    path = system_file(folder)
-    system = json.loads(path.read_text())
-    system["accelerator_interconnect"] = "Quantum foam link"
-    path.write_text(json.dumps(system))
+    edit_system_file(folder, accelerator_interconnect="Quantum foam link")
     report = import_mlperf(folder, data_copy)
     assert report.unresolved == {"interconnect: Quantum foam link": 1}
 
