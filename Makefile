@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test test-tools install clean bench bench-import site
+.PHONY: demo test test-tools install clean bench bench-import bench-data site
 
 $(BIN)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "benchkg needs Python >= 3.11")'
@@ -40,3 +40,6 @@ bench: install
 
 bench-import: install
 	$(BIN)/python tests/bench/import_bench.py
+
+bench-data: install
+	$(BIN)/python tests/bench/data_bench.py
