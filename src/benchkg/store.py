@@ -362,10 +362,11 @@ def _derive_caveats(store: Store, base: str, claims: list[str] | None = None) ->
     if claims is not None and finding_gotchas:
         # a finding gotcha's links are all redone (below), so its linked and matched ones are derived
         # for every claim, not only the changed ones
+        changed = set(claims)
         quads += [Quad(t.subject, t.predicate, t.object, graph) for t in store.query(
             prefixes + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { VALUES ?g { "
             + " ".join(f"<{g.value}>" for g in finding_gotchas) + " } ?claim a bk:Benchmark ; bk:gotcha ?g }",
-            use_default_graph_as_union=True) if t.subject.value not in set(claims)]
+            use_default_graph_as_union=True) if t.subject.value not in changed]
     facets: dict[str, dict[str, list[str]]] = {}
     for row in store.query(prefixes + """SELECT ?g ?facet ?v WHERE { ?g a bk:Gotcha ; bk:appliesTo ?a .
             ?a ?facet ?v . FILTER (?facet IN (bk:appliesToSuite, bk:appliesToScenario, bk:appliesToMetric,
