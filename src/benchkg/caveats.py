@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from .vocab import BK
+from .vocab import curator_name
 
 #: dimension -> the property path from a claim to its value in that dimension
 DIMENSIONS = {
@@ -57,27 +57,6 @@ class Caveat:
         return f"[{self.severity}] {self.gotcha}: {self.title} — {self.dimension}: {parts}{where}"
 
 
-def short_value(value: str) -> str:
-    """The short name of a dimension value: an id, a concept's value, a literal.
-
-    >>> short_value("https://w3id.org/benchkg/id/formats/fp4"), short_value(BK + "suite-family-mlperf-endpoints")
-    ('fp4', 'mlperf-endpoints')
-    >>> short_value(BK + "TOKEN-PER-SEC"), short_value("99.9")
-    ('tokens/s', '99.9')
-    """
-    from .vocab import SCHEMES, UNIT_NAMES
-
-    if value in UNIT_NAMES:
-        return UNIT_NAMES[value]
-    if value.startswith(BK):
-        local = value[len(BK):]
-        for scheme in sorted(SCHEMES, key=len, reverse=True):
-            if local.startswith(scheme + "-"):
-                return local[len(scheme) + 1:]
-        return local
-    return value.rsplit("/", 1)[-1] if "://" in value else value
-
-
 def comparison_gotchas(select: Callable[[str], list[dict]]) -> list[dict]:
     """Every comparison gotcha: id, severity, title, statement, dimension and named values."""
     rows = select(_PREFIXES + """SELECT ?g ?severity ?title ?statement ?dimension ?between WHERE {
@@ -87,9 +66,9 @@ def comparison_gotchas(select: Callable[[str], list[dict]]) -> list[dict]:
         OPTIONAL { ?rule bk:betweenValue ?between } } ORDER BY ?g ?between""")
     out: dict[str, dict] = {}
     for row in rows:
-        g = out.setdefault(row["g"], {"gotcha": short_value(row["g"]), "severity": short_value(row.get("severity", "")),
+        g = out.setdefault(row["g"], {"gotcha": curator_name(row["g"]), "severity": curator_name(row.get("severity", "")),
                                       "title": row["title"], "statement": row.get("statement", ""),
-                                      "dimension": short_value(row["dimension"]), "between": []})
+                                      "dimension": curator_name(row["dimension"]), "between": []})
         if row.get("between"):
             g["between"].append(row["between"])
     return list(out.values())
@@ -104,7 +83,7 @@ def claim_values(select: Callable[[str], list[dict]], claims: Iterable[str], dim
     rows = select(_PREFIXES + f"SELECT ?claim ?v WHERE {{ VALUES ?claim {{ {' '.join(f'<{c}>' for c in claims)} }} "
                   f"?claim {DIMENSIONS[dimension]} ?v }}")
     for row in rows:
-        values[row["claim"]].add(short_value(row["v"]))
+        values[row["claim"]].add(curator_name(row["v"]))
     return {c: (v or {NOT_STATED}) for c, v in values.items()}
 
 

@@ -224,12 +224,10 @@ def plain(term):
     """
     from pyoxigraph import Literal, NamedNode
 
-    from .vocab import UNIT_NAMES
-
     if term is None:
         return None
     if isinstance(term, NamedNode):
-        return UNIT_NAMES.get(term.value) or curator_name(term.value)
+        return curator_name(term.value)
     if isinstance(term, Literal):
         if term.datatype.value in _NUMERIC:
             try:
