@@ -144,3 +144,42 @@ def test_export_unknown_extension_exits_2_and_writes_nothing(tmp_path, data_copy
     target = tmp_path / "g.xyz"
     result = cli("export", "-o", target, "--data", data_copy)
     assert result.exit_code == 2 and "--format" in result.stderr and not target.exists()
+
+
+def test_an_unexpected_error_is_exit_3_in_one_line_and_the_traceback_only_with_debug(data_copy, monkeypatch):
+    import benchkg.api
+
+    def broken(self, progress=None):
+        raise RuntimeError("disk on fire\nsecond line")
+
+    monkeypatch.setattr(benchkg.api.KnowledgeGraph, "build", broken)
+    result = cli("validate", "--data", data_copy)
+    assert result.exit_code == 3
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("Error: benchkg failed unexpectedly (RuntimeError: disk on fire second line). "
+                                    "This is a bug; please report it at https://github.com/benchkg/benchkg/issues")
+    debug = cli("--debug", "validate", "--data", data_copy)
+    assert isinstance(debug.exception, RuntimeError) and debug.exit_code == 1  # CliRunner: the raised error
+
+
+@pytest.mark.parametrize("fmt", ["github", "sarif", "json", "text"])
+def test_unreadable_records_are_reported_in_the_format_ci_asked_for(data_copy, fmt):
+    bad = data_copy / "benchmarks" / "bad.json"
+    bad.write_text('{\n  "id": "bad",\n  "value": "910,621"\n}\n')
+    result = cli("validate", "--format", fmt, "--data", data_copy)
+    assert result.exit_code == 2
+    message = "expected a number, got string; write 910621 without quotes or separators"
+    assert f"Error: {bad}:3: /value: {message}" in result.stderr
+    if fmt == "github":
+        assert result.stdout == f"::error file={bad},line=3,title=input-error /value::{message}\n"
+    elif fmt == "sarif":
+        [found] = json.loads(result.stdout)["runs"][0]["results"]
+        assert found["ruleId"] == "input-error" and found["level"] == "error"
+        assert found["locations"][0]["physicalLocation"] == {"artifactLocation": {"uri": str(bad)},
+                                                             "region": {"startLine": 3}}
+    elif fmt == "json":
+        assert json.loads(result.stdout)["findings"] == [
+            {"file": str(bad), "line": 3, "pointer": "/value", "severity": "violation", "shape": "input-error",
+             "message": message, "focus": ""}]
+    else:
+        assert result.stdout == ""

@@ -7,9 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
-from pyoxigraph import Store
 
-from benchkg.store import store_dir_for
+from benchkg.store import open_store, store_dir_for
 
 from conftest import FIXTURES, cli
 
@@ -48,7 +47,7 @@ def place(name: str, header: dict, data: Path) -> None:
 
 def snapshot(data: Path) -> set[str]:
     gc.collect()  # release any store a finished command still holds
-    store = Store(str(store_dir_for(data)))
+    store = open_store((store_dir_for(data)))
     quads = {str(q) for q in store}
     del store
     gc.collect()

@@ -46,3 +46,20 @@ def test_readme_examples_run(data_copy, tmp_path, monkeypatch):
         result = cli(*args, "--data", str(data_copy)) if args[0] != "queries" else cli(*args)
         assert result.exit_code == 0, f"{line}: {result.stderr}"
         assert result.stdout.strip(), line
+
+
+def test_the_python_example_gives_a_dataframe(monkeypatch, tmp_path):
+    import shutil
+
+    from conftest import FULL_DATA
+
+    block = re.search(r"### From Python\n.*?```python\n(.*?)```", README, re.S).group(1)
+    assert len(block.strip().splitlines()) == 3
+    shutil.copytree(FULL_DATA, tmp_path / "data")
+    monkeypatch.chdir(tmp_path)
+    scope: dict = {}
+    exec(block, scope)
+    df = scope["df"]
+    assert list(df.columns) == scope["rows"].columns and len(df) == len(scope["rows"]) > 10
+    top = df.iloc[0]
+    assert top["accelerator_count"] > 0 and top["unit"] == "tokens/s" and top["claim"] == scope["rows"][0]["claim"]

@@ -1,6 +1,7 @@
-"""The ``benchkg`` command: each command calls one library function and turns benchkg's errors
-into a message and an exit code (0 fine, 1 the data breaks a convention, 2 unreadable input or
-misuse). Heavy modules are imported inside the commands so ``--help`` stays fast.
+"""The ``benchkg`` command: each command calls the Python API (:mod:`benchkg.api`) and turns
+benchkg's errors into a message and an exit code (0 fine, 1 the data breaks a convention, 2
+unreadable input or misuse, 3 an unexpected error: one line, the traceback with ``--debug``).
+Heavy modules are imported inside the commands so ``--help`` stays fast.
 """
 from __future__ import annotations
 
@@ -12,8 +13,40 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from typer.core import TyperGroup
+
+#: where an unexpected error is reported
+ISSUES_URL = "https://github.com/benchkg/benchkg/issues"
+
+
+class _Commands(TyperGroup):
+    """Every command's unexpected error becomes exit 3 and one line (the traceback with --debug):
+    exit 1 means the data breaks a convention, and CI must be able to trust it."""
+
+    def invoke(self, ctx):
+        from .errors import BenchkgError
+
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort):
+            raise
+        except BenchkgError as e:  # one that no command turned into its message already
+            if _state["debug"]:
+                raise
+            message, code = str(e), e.exit_code
+        except Exception as e:  # anything else is benchkg's fault, not the user's input
+            if _state["debug"] or callable(getattr(e, "format_message", None)):
+                raise  # --debug; or click's own usage errors, which it reports (exit 2)
+            what = " ".join(f"{type(e).__name__}: {e}".split())
+            typer.echo(f"Error: benchkg failed unexpectedly ({what[:300]}). This is a bug; please report it at "
+                       f"{ISSUES_URL} with the output of the same command run as `benchkg --debug ...`.", err=True)
+            raise typer.Exit(3) from None
+        _fail(message, code)
+
 
 app = typer.Typer(
+    cls=_Commands,
+    pretty_exceptions_enable=False,
     add_completion=False,
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -81,11 +114,17 @@ def _progress(what: str):
         bar.stop()
 
 
-def _build(data: Path, persist: bool = True):
-    from .store import build_graph
+def _open(data: Path, endpoint: str | None = None):
+    """The knowledge graph of ``data`` (a records folder or a data repository's), for a command."""
+    from .api import KnowledgeGraph
 
+    return _run(lambda: KnowledgeGraph(data, endpoint=endpoint))
+
+
+def _build(kg):
+    """Build ``kg``'s store with a progress bar; its :class:`~benchkg.store.BuildResult`."""
     with _progress("building") as cb:
-        return _run(lambda: build_graph(data, persist=persist, progress=cb))
+        return _run(lambda: kg.build(progress=cb))
 
 
 @app.callback()
@@ -99,7 +138,7 @@ def build(data: Path = DataOpt):
 
     Example: benchkg build --data data
     """
-    result = _build(data)
+    result = _build(_open(data))
     typer.echo(f"built {data}: {len(result.added)} added, {len(result.changed)} changed, "
                f"{len(result.removed)} removed, {result.unchanged} unchanged; {len(result.store)} quads")
 
@@ -113,10 +152,19 @@ def validate(data: Path = DataOpt,
 
     Example: benchkg validate --format github --strict
     """
-    from .validate import FORMATS
+    from .errors import InputError
+    from .validate import FORMATS, input_report
 
-    # no local keeps the store: the Exit below carries this frame, which must not hold it open
-    report = _validate(_build(data).store, data, engine.value)
+    kg = _open(data)
+    try:
+        with _progress("building") as cb:
+            kg.build(progress=cb)
+    except InputError as e:  # unreadable records: the CI formats annotate them too (exit 2)
+        if format.value in ("json", "github", "sarif"):
+            typer.echo(FORMATS[format.value](input_report(e)))
+        _fail(str(e))
+    report = _validate(kg, engine.value)
+    del kg  # the Exit below carries this frame, which must not hold the store open
     typer.echo(FORMATS[format.value](report))
     if report.rechecked is not None:
         typer.echo(f"incremental: re-checked {report.rechecked:,} record(s) that changed since the last "
@@ -125,13 +173,10 @@ def validate(data: Path = DataOpt,
     raise typer.Exit(report.exit_code(strict))
 
 
-def _validate(store, data: Path, engine: str = "fast"):
+def _validate(kg, engine: str = "fast"):
     """Validate with a progress bar, incrementally against the findings cached beside the store."""
-    from .incremental import cache_path_for
-    from .validate import validate_graph
-
     with _progress("validating") as cb:
-        return _run(partial(validate_graph, store, data, engine=engine, cache=cache_path_for(data), progress=cb))
+        return _run(partial(kg.report, engine, progress=cb))
 
 
 @app.command()
@@ -153,27 +198,19 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
 
     Example: benchkg query leaderboard --param model=llama2-70b --param scenario=server --chart lb.png
     """
-    from .queries import find_query, parse_params, run_query
+    from .caveats import format_caveats
+    from .queries import parse_params
     from .results import CHART_ROWS, FORMATS, TABLE_ROWS, to_table, window
 
     params = _run(lambda: parse_params(param))
-    saved = _run(lambda: find_query(name))
+    kg = _open(data, endpoint)
+    saved = _run(lambda: _find(kg, name))
     if chart is not None:
-        _run(lambda: _check_chart(saved, chart))
-    from .caveats import (answer_caveats, answer_claims, endpoint_select, format_caveats, left_out,
-                          store_select)
-
-    if endpoint:
-        from .remote import run_remote_query
-
-        results = _run(lambda: run_remote_query(endpoint, name, params))
-        select = endpoint_select(endpoint)
-        rerun = lambda other: run_remote_query(endpoint, name, other)  # noqa: E731
-    else:
-        store = _build(data).store
-        results = _run(lambda: run_query(store, name, params))
-        select = store_select(store)
-        rerun = lambda other: run_query(store, name, other)  # noqa: E731
+        _run(lambda: _check_chart(kg, saved, chart))
+    if not endpoint:
+        _build(kg)
+    answer = _run(lambda: kg.answer(name, params))
+    results = answer.results
     if limit is None and format.value == "table":
         limit = TABLE_ROWS
     shown = window(results, limit, offset)
@@ -182,39 +219,42 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
     else:
         out = FORMATS[format.value](shown)
     typer.echo(out, nl=not out.endswith("\n"))
-    claims = answer_claims(results, saved.claims)
-    notes = [format_caveats(_run(lambda: answer_caveats(select, results, saved.claims)), len(results.rows)),
-             _run(lambda: left_out(saved, params, rerun, select, claims))]
-    for note in filter(None, notes):  # under a table for people; on stderr where stdout is data for a program
+    for note in filter(None, [format_caveats(answer.caveats, len(results.rows)), answer.left_out]):
+        # under a table for people; on stderr where stdout is data for a program
         typer.echo("\n" + note, err=format.value not in ("table", "markdown"))
     if chart is not None:
         from .results import to_chart
 
-        to_chart(window(results, limit, offset), chart, *saved.chart, title=title or f"{saved.name}: {saved.summary}",
+        to_chart(shown, chart, *saved.chart, title=title or f"{saved.name}: {saved.summary}",
                  limit=limit or CHART_ROWS)
         typer.echo(f"chart written to {chart}", err=True)
 
 
-def _check_chart(saved, path: Path) -> None:
+def _find(kg, name: str):
+    from .queries import find_query
+
+    return find_query(name, kg.layout.query_dirs)
+
+
+def _check_chart(kg, saved, path: Path) -> None:
     from .errors import UsageError
-    from .queries import saved_queries
 
     if saved.chart is None:
-        with_charts = ", ".join(n for n, q in saved_queries().items() if q.chart)
+        with_charts = ", ".join(n for n, q in kg.queries().items() if q.chart)
         raise UsageError(f"query {saved.name} has no chart; queries with charts: {with_charts}")
     if path.suffix.lower() not in (".png", ".svg"):
         raise UsageError(f"--chart writes .png or .svg, not {path.name!r}")
 
 
 @app.command("queries")
-def list_queries():
-    """List the saved queries, what they answer and their parameters.
+def list_queries(data: Path = DataOpt):
+    """List the saved queries, what they answer and their parameters (benchkg's, and a data
+    repository's own queries/).
 
     Example: benchkg queries
     """
-    from .queries import saved_queries
-
-    for q in _run(saved_queries).values():
+    kg = _open(data)
+    for q in _run(kg.queries).values():
         typer.echo(f"{q.name}: {q.summary}")
         for p in q.params.values():
             typer.echo(f"    --param {p.describe()}")
@@ -227,11 +267,9 @@ def compare(a: str = typer.Argument(..., help="A claim id."), b: str = typer.Arg
 
     Example: benchkg compare bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server bench-mlperf-endpoints-v0-7-coreweave-gb200-nvl72-deepseek-r1
     """
-    from .compare import check_claims_exist, compare_claims
-
-    store = _build(data).store
-    _run(lambda: check_claims_exist(store, [a, b]))
-    typer.echo(_run(lambda: compare_claims(store, a, b)).text())
+    kg = _open(data)
+    _build(kg)
+    typer.echo(_run(lambda: kg.compare(a, b)).text())
 
 
 @app.command()
@@ -241,12 +279,13 @@ def show(ident: str = typer.Argument(..., metavar="ID", help="A record id, or ki
 
     Example: benchkg show bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server
     """
-    from .show import describe, find_record_path
+    from .show import find_record_path
 
+    kg = _open(data)
     _run(lambda: find_record_path(data, ident))
-    store = _build(data).store
-    report = _validate(store, data)
-    typer.echo(_run(lambda: describe(store, data, ident, report.findings)))
+    _build(kg)
+    _validate(kg)  # with a progress bar; show reads the findings from the cache it leaves
+    typer.echo(_run(lambda: kg.show(ident)))
 
 
 @app.command()
@@ -258,12 +297,13 @@ def export(output: Path = typer.Option(..., "-o", "--output", help="The file to 
 
     Example: benchkg export -o graph.ttl
     """
-    from .export import export_graph, format_from_path
+    from .export import format_from_path
 
-    _run(lambda: format_from_path(output, format))
-    store = _build(data).store
-    fmt, size = _run(lambda: export_graph(store, output, format))
-    typer.echo(f"wrote {output} ({fmt}, {size:,} bytes)")
+    fmt = _run(lambda: format_from_path(output, format))
+    kg = _open(data)
+    _build(kg)
+    _run(lambda: kg.export(output, format))
+    typer.echo(f"wrote {output} ({fmt}, {output.stat().st_size:,} bytes)")
 
 
 @app.command()
@@ -280,10 +320,11 @@ def site(output: Path = typer.Option(..., "-o", "--output", help="The folder to 
     """
     from .site import build_site
 
-    store = _build(data).store
-    report = _validate(store, data)
+    kg = _open(data)
+    _build(kg)
+    report = _validate(kg)
     with _progress("writing pages") as cb:
-        result = _run(lambda: build_site(store, data, output, endpoint=endpoint, findings=report.findings,
+        result = _run(lambda: build_site(kg.store, data, output, endpoint=endpoint, findings=report.findings,
                                          progress=cb))
     typer.echo(f"wrote {result.out}: {result.pages:,} pages ({result.entities:,} records, {result.charts} charts), "
                f"{result.files:,} files, {result.bytes / 1e6:,.1f} MB; open {result.out / 'index.html'}")
@@ -304,9 +345,10 @@ def push(endpoint: str = typer.Option(..., "--endpoint", envvar="BENCHKG_ENDPOIN
     """
     from .remote import push_graph
 
-    store = _build(data).store
+    kg = _open(data)
+    _build(kg)
     with _progress("pushing") as cb:
-        result = _run(lambda: push_graph(store, endpoint, gsp=gsp, update_endpoint=update_endpoint, progress=cb))
+        result = _run(lambda: push_graph(kg.store, endpoint, gsp=gsp, update_endpoint=update_endpoint, progress=cb))
     typer.echo(f"pushed to {endpoint}: {len(result.sent)} graphs sent, {len(result.deleted)} deleted, "
                f"{result.unchanged} unchanged")
 
@@ -321,8 +363,9 @@ def serve(port: int = typer.Option(7878, "--port", help="Port to listen on."),
     """
     from .serve import make_server
 
-    store = _build(data).store
-    server = make_server(store, host, port)
+    kg = _open(data)
+    _build(kg)
+    server = make_server(kg.store, host, port)
     typer.echo(f"benchkg SPARQL endpoint on http://{host}:{server.server_address[1]}/query "
                f"(query page at /); Ctrl-C stops it", err=True)
     try:
@@ -358,6 +401,20 @@ def import_(source: str = typer.Argument(..., metavar="mlperf|epoch", help="What
         for path in paths:
             _run(lambda: import_epoch(path, out, report))
     typer.echo(report.text())
+
+
+@app.command()
+def init(target: Path = typer.Argument(..., metavar="DIR", help="The folder to create (missing or empty).")):
+    """Start a data repository of your own: data/ with an example claim, benchkg.toml (use benchkg's
+    reference records without copying them), queries/ and shapes/ for your own, a .gitignore, a
+    pre-commit config and a GitHub workflow that run `benchkg validate`.
+
+    Example: benchkg init my-claims && cd my-claims && benchkg validate
+    """
+    from .scaffold import init_repo
+
+    written = _run(lambda: init_repo(target))
+    typer.echo(f"wrote {len(written)} files in {target}; next: cd {target} && git init && benchkg validate")
 
 
 def main() -> None:

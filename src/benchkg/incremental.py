@@ -37,14 +37,15 @@ def cache_path_for(data_dir: Path) -> Path:
     return store_dir_for(Path(data_dir)).parent / "validation.json"
 
 
-def _state(shapes_dir: Path, base: str, data_dir: Path) -> str:
+def _state(shape_dirs: tuple[Path, ...], base: str, data_dir: Path) -> str:
     """What cached findings depend on besides the records: shapes, ontology, mapping, base IRI and
     the data folder as given (findings name files by it)."""
     from .resources import ONTOLOGY_FILE
+    from .datarepo import shape_files
     from .store import MAPPING_VERSION
 
     h = hashlib.sha256(f"{CACHE_VERSION} {MAPPING_VERSION} {base} {data_dir}".encode())
-    for path in [ONTOLOGY_FILE, *sorted(Path(shapes_dir).glob("*.ttl"))]:
+    for path in [ONTOLOGY_FILE, *shape_files(shape_dirs)]:
         h.update(path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()
 
@@ -129,7 +130,7 @@ def _focus_nodes(store, records: set[str]) -> list[str]:
     return sorted(nodes)
 
 
-def run_incremental(store, shapes, shapes_dir: Path, cache: Path, data_dir: Path, base: str = DEFAULT_BASE,
+def run_incremental(store, shapes, shape_dirs: tuple[Path, ...], cache: Path, data_dir: Path, base: str = DEFAULT_BASE,
                     progress=None):
     """The fast engine's results and located findings, re-checking only what changed since the
     cached run (findings of the records not re-checked come from the cache, file and line too:
@@ -141,7 +142,7 @@ def run_incremental(store, shapes, shapes_dir: Path, cache: Path, data_dir: Path
     from .validate import Finding, RawResult, locate, sort_findings
 
     prefix = base + "id/"
-    state = _state(shapes_dir, base, data_dir)
+    state = _state(shape_dirs, base, data_dir)
     digests = _digests(store, base, cache.parent / "manifest.json")
     cached = _read(cache)
     if cached and cached.get("state") == state:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from .errors import QueryError, UsageError
+from .errors import InputError, InputProblem, QueryError, UsageError
 from .resources import QUERIES_DIR
 from .schema import ID_PATTERN, KINDS
 from .vocab import DEFAULT_BASE, PREFIXES, SCHEMES, UNITS, concept_iri, record_iri, unit_iri
@@ -120,16 +120,26 @@ def _parse_param(spec: str, where: str) -> Param:
     return Param(name, base, of, opts.get("default"), values)
 
 
-def saved_queries(queries_dir: Path = QUERIES_DIR) -> dict[str, SavedQuery]:
-    """Every saved query by name.
+def saved_queries(queries_dir: Path | tuple[Path, ...] = QUERIES_DIR) -> dict[str, SavedQuery]:
+    """Every saved query by name, of one folder or of several (benchkg's, then a data repository's).
 
     >>> "leaderboard" in saved_queries()
     True
+
+    :raises InputError: for a query named like one of an earlier folder.
     """
-    return {p.stem: parse_query_file(p) for p in sorted(Path(queries_dir).glob("*.rq"))}
+    folders = (queries_dir,) if isinstance(queries_dir, (str, Path)) else queries_dir
+    out: dict[str, SavedQuery] = {}
+    for folder in folders:
+        for path in sorted(Path(folder).glob("*.rq")):
+            if path.stem in out:
+                raise InputError([InputProblem(path, None, "", f"a saved query {path.stem!r} is built into benchkg; "
+                                               f"rename this file (a name means one question everywhere)")])
+            out[path.stem] = parse_query_file(path)
+    return out
 
 
-def find_query(name_or_file: str, queries_dir: Path = QUERIES_DIR) -> SavedQuery:
+def find_query(name_or_file: str, queries_dir: Path | tuple[Path, ...] = QUERIES_DIR) -> SavedQuery:
     """A saved query by name, or any ``.rq`` file by path.
 
     :raises UsageError: naming the saved queries when there is no such query.
@@ -261,7 +271,7 @@ class Results:
 
 
 def run_query(store, name_or_file: str, params: dict[str, str] | None = None, *,
-              base: str = DEFAULT_BASE, queries_dir: Path = QUERIES_DIR) -> Results:
+              base: str = DEFAULT_BASE, queries_dir: Path | tuple[Path, ...] = QUERIES_DIR) -> Results:
     """Run a saved query (or a ``.rq`` file) with typed parameters on the embedded store.
 
     >>> from benchkg.store import build_graph

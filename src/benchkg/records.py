@@ -118,8 +118,10 @@ def _suggest(name: str, choices) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def check_fields(data: dict, fields: dict[str, Field], pointer: str = "") -> list[tuple[str, str]]:
+def check_fields(data: dict, fields: dict[str, Field], pointer: str = "",
+                 shapes: frozenset[str] | None = None) -> list[tuple[str, str]]:
     """Type-check ``data`` against ``fields``; return (pointer, message) for each problem.
+    ``shapes`` are the shape names a field may name (benchkg's by default).
 
     >>> from benchkg.schema import SCHEMA
     >>> check_fields({"id": "x", "nmae": "X"}, SCHEMA["models"])
@@ -132,7 +134,7 @@ def check_fields(data: dict, fields: dict[str, Field], pointer: str = "") -> lis
         if spec is None:
             problems.append((where, f"unknown field {key!r}{_suggest(key, fields)}"))
             continue
-        problems.extend(_check_value(value, spec, where))
+        problems.extend(_check_value(value, spec, where, shapes))
     return problems
 
 
@@ -140,25 +142,25 @@ _JSON_TYPE = {dict: "object", list: "array", str: "string", bool: "boolean", int
               Decimal: "number", type(None): "null"}
 
 
-def _check_value(value, spec: Field, where: str) -> list[tuple[str, str]]:
+def _check_value(value, spec: Field, where: str, shapes: frozenset[str] | None = None) -> list[tuple[str, str]]:
     got = _JSON_TYPE.get(type(value), type(value).__name__)
     if value is None:
         return [(where, "null is not allowed; omit the field, or list it in omitted_by_source")]
     if spec.type == "obj":
         if not isinstance(value, dict):
             return [(where, f"expected an object, got {got}")]
-        return check_fields(value, spec.fields, where)
+        return check_fields(value, spec.fields, where, shapes)
     if spec.many and isinstance(value, list):
         out = []
         for i, item in enumerate(value):
-            out.extend(_check_value(item, Field(spec.type, spec.pred, scheme=spec.scheme), f"{where}/{i}"))
+            out.extend(_check_value(item, Field(spec.type, spec.pred, scheme=spec.scheme), f"{where}/{i}", shapes))
         return out
     if spec.type == "list":
         if not isinstance(value, list):
             return [(where, f"expected an array, got {got}")]
         out = []
         for i, item in enumerate(value):
-            out.extend(_check_value(item, spec.items, f"{where}/{i}"))
+            out.extend(_check_value(item, spec.items, f"{where}/{i}", shapes))
         return out
     if spec.type in ("int", "num"):
         if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
@@ -188,24 +190,27 @@ def _check_value(value, spec: Field, where: str) -> list[tuple[str, str]]:
             return [(where, f"{value!r} is not an http(s) URL")]
     if spec.type == "field-name" and value not in BENCHMARK_FIELD_PATHS:
         return [(where, f"{value!r} is not a benchmark field{_suggest(value, BENCHMARK_FIELD_PATHS)}")]
-    if spec.type == "shape" and value not in shape_names():
-        return [(where, f"{value!r} is not a shape of shapes/{_suggest(value, shape_names())}")]
+    if spec.type == "shape":
+        shapes = shape_names() if shapes is None else shapes
+        if value not in shapes:
+            return [(where, f"{value!r} is not a shape of shapes/{_suggest(value, shapes)}")]
     if spec.type == "ref" and not value:
         return [(where, "empty id")]
     return []
 
 
-@functools.lru_cache(maxsize=1)
-def shape_names() -> frozenset[str]:
-    """The names of the shapes in ``shapes/`` (read from the files' text: parsing them takes 0.3 s).
+@functools.lru_cache(maxsize=4)
+def shape_names(shape_dirs: tuple[Path, ...] = ()) -> frozenset[str]:
+    """The names of the shapes in ``shape_dirs`` (benchkg's ``shapes/`` by default), read from the
+    files' text: parsing them takes 0.3 s.
 
     >>> "samples-times-tokens-agrees" in shape_names()
     True
     """
-    from .resources import SHAPES_DIR
+    from .datarepo import shape_files
 
     pattern = re.compile(r"^bkshape:([A-Za-z0-9_.-]+)\s+a\s+sh:", re.M)
-    return frozenset(name for path in SHAPES_DIR.glob("*.ttl") for name in pattern.findall(path.read_text(encoding="utf-8")))
+    return frozenset(name for path in shape_files(shape_dirs) for name in pattern.findall(path.read_text(encoding="utf-8")))
 
 
 def read_record(path: Path, kind: str) -> Record:
@@ -240,7 +245,12 @@ def read_record(path: Path, kind: str) -> Record:
         data = parse_json(raw)
     except _Reject as e:
         fail([(e.pointer, e.message, e.line or 1)])
-    problems = [(p, m, None) for p, m in check_fields(data, SCHEMA[kind])]
+    shapes = None
+    if kind == "gotchas":  # finding_shapes may name the data repository's own shapes too
+        from .datarepo import layout_for
+
+        shapes = shape_names(layout_for(path.parent.parent).shape_dirs)
+    problems = [(p, m, None) for p, m in check_fields(data, SCHEMA[kind], shapes=shapes)]
     record_id = data.get("id")
     if "id" not in data:
         problems.append(("", f"missing 'id'; it must be the file's stem {path.stem!r}", 1))

@@ -157,13 +157,13 @@ def run_remote_sparql(endpoint: str, text: str, timeout: float = TIMEOUT_S) -> R
 
 
 def run_remote_query(endpoint: str, name_or_file: str, params: dict[str, str] | None = None,
-                     base: str = DEFAULT_BASE) -> Results:
+                     base: str = DEFAULT_BASE, queries_dir=None) -> Results:
     """Run a saved query on a remote endpoint, bound exactly as embedded.
 
     The store must answer queries over the union of its named graphs (Oxigraph server
     ``--union-default-graph``; Fuseki ``tdb2:unionDefaultGraph true``).
     """
-    query = find_query(name_or_file)
+    query = find_query(name_or_file, *([queries_dir] if queries_dir else []))
     return run_remote_sparql(endpoint, bound_text(query, params or {}, base))
 
 

@@ -14,11 +14,13 @@ def find_record_path(data_dir: Path, ident: str) -> tuple[str, Path]:
 
     :raises UsageError: when no record has that id, or several kinds do (name the kind then).
     """
+    from .datarepo import record_path
+
     kind, sep, rid = ident.partition("/")
     if sep:
-        candidates = [(kind, data_dir / kind / f"{rid}.json")] if kind in KINDS else []
+        candidates = [(kind, record_path(data_dir, kind, rid))] if kind in KINDS else []
     else:
-        candidates = [(k, data_dir / k / f"{ident}.json") for k in KINDS]
+        candidates = [(k, record_path(data_dir, k, ident)) for k in KINDS]
     found = [(k, p) for k, p in candidates if p.is_file()]
     if not found:
         raise UsageError(f"no record {ident!r} in {data_dir}; ids are file stems, e.g. "

@@ -26,8 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import jsonld
+from .datarepo import layout_for
 from .errors import UsageError
 from .pages import esc, findings_list, gotcha_list, link, page, search_form, table
+from .queries import saved_queries
 from .resources import ASSETS_DIR, CONTEXT_FILE, ONTOLOGY_FILE
 from .results import format_number
 from .schema import CLASSES, KINDS
@@ -354,12 +356,12 @@ def _kind_index(g: _Graph, kind: str, iris: list[str]) -> str:
 
 def _query_page(g: _Graph, store, saved, out_dir: Path) -> tuple[str, bool]:
     """A saved comparison run with its default parameters: table, chart, gotchas of its rows."""
-    from .queries import run_query
+    from .queries import bound_text, run_sparql
     from .results import to_chart, to_csv
 
     root = "../../"
     r = _Renderer(g, root)
-    results = run_query(store, saved.name, {}, base=g.base)
+    results = run_sparql(store, bound_text(saved, {}, g.base), saved.name)
     (out_dir / "results.csv").write_text(to_csv(results), encoding="utf-8")
     params = "".join(f"<dt><code>{esc(p.name)}</code></dt><dd>{esc(p.default or 'any')} "
                      f'<span class="note">({esc(p.type + (":" + p.of if p.of else ""))})</span></dd>'
@@ -508,7 +510,8 @@ def build_site(store, data_dir: Path, out: Path, *, base: str = DEFAULT_BASE, en
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-"))
     try:
-        report = _write(store, tmp, base, endpoint, findings, progress)
+        saved = saved_queries(layout_for(data_dir).query_dirs)
+        report = _write(store, tmp, base, endpoint, findings, progress, saved)
         (tmp / MARKER).write_text("written by benchkg site; replaced by the next run\n", encoding="utf-8")
         if out.exists():
             old = out.with_name(f".{out.name}.old-{os.getpid()}")
@@ -529,12 +532,11 @@ def build_site(store, data_dir: Path, out: Path, *, base: str = DEFAULT_BASE, en
     return report
 
 
-def _write(store, out: Path, base: str, endpoint: str | None, findings, progress) -> SiteReport:
+def _write(store, out: Path, base: str, endpoint: str | None, findings, progress, saved: dict) -> SiteReport:
     from pyoxigraph import RdfFormat, serialize
 
     from .dataset import DUMPS, dataset_stats, describe
     from .export import serialize_graph
-    from .queries import saved_queries
 
     g = _Graph(store, base)
     report = SiteReport(out)
@@ -562,7 +564,6 @@ def _write(store, out: Path, base: str, endpoint: str | None, findings, progress
             (out / "id" / kind).mkdir(parents=True, exist_ok=True)
             (out / "id" / kind / "index.html").write_text(_kind_index(g, kind, iris), encoding="utf-8")
             report.pages += 1
-    saved = saved_queries()
     for name, query in saved.items():
         folder = out / "queries" / name
         folder.mkdir(parents=True, exist_ok=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,9 +18,10 @@ from pathlib import Path
 from pyoxigraph import Literal, NamedNode, Quad, RdfFormat, Store
 
 from . import __version__
-from .errors import InputError, StoreError
+from .errors import InputError, InputProblem, StoreError
 from .mapping import record_quads
-from .records import Record, read_record, record_names
+from .datarepo import layout_for, record_entries, shape_files
+from .records import Record, read_record
 from .resources import ONTOLOGY_FILE
 from .vocab import BK, DEFAULT_BASE, sparql_prefixes
 
@@ -55,14 +57,25 @@ def store_dir_for(data_dir: Path) -> Path:
     return data_dir.resolve().parent / ".benchkg" / "store"
 
 
+#: the on-disk stores this process has open, by folder: RocksDB lets a process open a folder once,
+#: so a second build, query or ``benchkg.open`` of the same data in one process shares the store
+_OPEN: dict[str, Store] = {}
+
+
 def open_store(path: Path | None) -> Store:
-    """Open (or create) the on-disk store at ``path``; ``None`` gives an in-memory store."""
+    """Open (or create) the on-disk store at ``path``, or give the one this process has open there;
+    ``None`` gives an in-memory store."""
     if path is None:
         return Store()
+    for key in [k for k, store in _OPEN.items() if sys.getrefcount(store) <= 3 or not Path(k, "CURRENT").exists()]:
+        del _OPEN[key]  # nothing else holds it (the table, the loop and the call hold 3), or its folder is gone
+    key = str(Path(path).absolute())
+    if key in _OPEN:
+        return _OPEN[key]
     try:
         path.mkdir(parents=True, exist_ok=True)
         try:
-            return Store(str(path))
+            store = Store(str(path))
         except OSError as e:
             if "current process" not in str(e):
                 raise
@@ -71,10 +84,12 @@ def open_store(path: Path | None) -> Store:
             import gc
 
             gc.collect()
-            return Store(str(path))
+            store = Store(str(path))
     except OSError as e:
         raise StoreError(f"cannot open the store at {path}: {e}. Is another benchkg using it? "
                          f"If not, delete {path} and run `benchkg build`.") from e
+    _OPEN[key] = store
+    return store
 
 
 @dataclass
@@ -122,6 +137,8 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
     (['models/m'], 0)
     """
     data_dir = Path(data_dir)
+    if not data_dir.is_dir():  # before the store is opened: a mistyped --data must leave nothing behind
+        raise InputError([InputProblem(data_dir, None, "", "data folder not found; pass --data DIR or set BENCHKG_DATA")])
     snapshot = None
     if store is None:
         store = open_store(store_dir_for(data_dir) if persist else None)
@@ -133,16 +150,18 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
     known, snapshot_valid = ({}, False) if rebuild_all else _read_manifest(store, manifest, snapshot)
     entries = dict(known)  # the manifest as this build leaves it
     result = BuildResult(store, base)
-    names = record_names(data_dir)
+    names = record_entries(data_dir)  # the data folder's records, and the reference records it uses
+    shape_dirs = layout_for(data_dir).shape_dirs
     if rebuild_all and not old_state and len(names) > PARALLEL_FROM and not len(store):
-        _cold_load(store, [(kind, data_dir / kind / name) for kind, name in names], base, result, progress, entries)
-        return _finish(store, base, state, result, rebuild_all=True, optimize=True, snapshot=snapshot, entries=entries)
+        _cold_load(store, [(kind, Path(folder, kind, name)) for kind, name, folder in names], base, result, progress,
+                   entries)
+        return _finish(store, base, state, result, rebuild_all=True, optimize=True, snapshot=snapshot, entries=entries,
+                       shape_dirs=shape_dirs)
     todo: list[tuple[Record, str]] = []
     problems = []
     seen: set[str] = set()
     prefix = f"{base}id/"
-    folder = str(data_dir)
-    for kind, name in names:
+    for kind, name, folder in names:
         graph_iri = f"{prefix}{kind}/{name[:-5]}"
         seen.add(graph_iri)
         old = known.get(graph_iri)
@@ -150,7 +169,7 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
         if old is not None and stat and old.split(" ")[0] == stat:
             result.unchanged += 1
             continue
-        path = data_dir / kind / name
+        path = Path(folder, kind, name)
         try:
             record = read_record(path, kind)
         except InputError as e:
@@ -203,11 +222,12 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
         entries.pop(iri, None)
         result.removed.append(iri[len(prefix):])
     return _finish(store, base, state, result, rebuild_all=rebuild_all, optimize=bulk, snapshot=snapshot,
-                   entries=entries, snapshot_valid=snapshot_valid)
+                   entries=entries, snapshot_valid=snapshot_valid, shape_dirs=shape_dirs)
 
 
 def _finish(store: Store, base: str, state: str, result: BuildResult, *, rebuild_all: bool, optimize: bool,
-            snapshot: Path | None, entries: dict[str, str], snapshot_valid: bool = False) -> BuildResult:
+            snapshot: Path | None, entries: dict[str, str], snapshot_valid: bool = False,
+            shape_dirs: tuple[Path, ...] = ()) -> BuildResult:
     """What every build ends with once the records are in: the ontology and build state (after a
     full rebuild), the gotcha links of what changed, compaction after a bulk load, the manifest
     snapshot."""
@@ -216,12 +236,13 @@ def _finish(store: Store, base: str, state: str, result: BuildResult, *, rebuild
         store.extend(_ontology_quads())
         store.add(Quad(manifest, _STATE, Literal(state), manifest))
     # caveats derived to the end, with today's shapes (finding caveats are the findings of some of them)
-    complete = any(q.object.value == _shapes_digest() for q in store.quads_for_pattern(manifest, _CAVEATS_DONE, None, manifest))
+    digest = _shapes_digest(shape_dirs)
+    complete = any(q.object.value == digest for q in store.quads_for_pattern(manifest, _CAVEATS_DONE, None, manifest))
     if rebuild_all or not complete or any(key.startswith("gotchas/") for key in result.added + result.changed + result.removed):
-        _derive_caveats(store, base)
+        _derive_caveats(store, base, shape_dirs=shape_dirs)
     elif result.touched:  # only claims (or entities they name) changed: re-derive just those claims
         claims = [prefix + key for key in result.added + result.changed + result.removed if key.startswith("benchmarks/")]
-        _derive_caveats(store, base, claims)
+        _derive_caveats(store, base, claims, shape_dirs=shape_dirs)
     if optimize:
         store.optimize()  # after a bulk load; at 100k claims: leaderboard 0.63 -> 0.27 s, for 6.8 s
     if result.touched or rebuild_all or (snapshot is not None and not snapshot_valid):
@@ -338,7 +359,8 @@ def _field_paths_by_predicate() -> dict[str, str]:
     return {pred: "|".join(f"({p})" for p in alts) for pred, alts in paths.items()}
 
 
-def _derive_caveats(store: Store, base: str, claims: list[str] | None = None) -> None:
+def _derive_caveats(store: Store, base: str, claims: list[str] | None = None, *,
+                    shape_dirs: tuple[Path, ...] = ()) -> None:
     """Recompute which gotchas apply to which single claims (DESIGN §5.4): those a claim links
     (``gotcha_ids``); *claim caveats*, whose ``applies_to`` facets all match it (one join query per
     gotcha keeps it linear in the number of claims); and *finding caveats*, which apply to exactly
@@ -347,18 +369,19 @@ def _derive_caveats(store: Store, base: str, claims: list[str] | None = None) ->
 
     ``claims`` limits the linked and claim caveats to those claim IRIs (when no gotcha changed, they
     depend only on the claim itself); finding caveats are recomputed whole, because a finding may
-    pair a claim with another (Server beats Offline). By default every claim is re-derived."""
+    pair a claim with another (Server beats Offline). By default every claim is re-derived.
+    ``shape_dirs`` are the folders of shapes (benchkg's by default)."""
     graph = caveats_graph(base)
     manifest = manifest_graph(base)
     for old in list(store.quads_for_pattern(manifest, _CAVEATS_DONE, None, manifest)):
         store.remove(old)  # back only when this derivation is complete: an interrupted one is redone whole
-    done = Quad(manifest, _CAVEATS_DONE, Literal(_shapes_digest()), manifest)
+    done = Quad(manifest, _CAVEATS_DONE, Literal(_shapes_digest(shape_dirs)), manifest)
     prefixes = sparql_prefixes()
     only = "VALUES ?claim { " + " ".join(f"<{c}>" for c in claims) + " } " if claims is not None else ""
     quads = [Quad(t.subject, t.predicate, t.object, graph) for t in store.query(
         prefixes + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { " + only + "?claim a bk:Benchmark ; bk:gotcha ?g }",
         use_default_graph_as_union=True)]
-    finding_gotchas, finding_quads = _finding_caveats(store, graph, NamedNode(BK + "caveat"))
+    finding_gotchas, finding_quads = _finding_caveats(store, graph, NamedNode(BK + "caveat"), shape_dirs)
     if claims is not None and finding_gotchas:
         # a finding gotcha's links are all redone (below), so its linked and matched ones are derived
         # for every claim, not only the changed ones
@@ -413,17 +436,16 @@ def _derive_caveats(store: Store, base: str, claims: list[str] | None = None) ->
     store.add(done)
 
 
-def _shapes_digest() -> str:
+def _shapes_digest(shape_dirs: tuple[Path, ...] = ()) -> str:
     """A digest of the shapes the finding caveats were derived with: new shapes, new derivation."""
-    from .resources import SHAPES_DIR
-
     h = hashlib.sha256()
-    for path in sorted(SHAPES_DIR.glob("*.ttl")):
+    for path in shape_files(shape_dirs):
         h.update(path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()
 
 
-def _finding_caveats(store: Store, graph: NamedNode, caveat: NamedNode) -> tuple[list[NamedNode], list[Quad]]:
+def _finding_caveats(store: Store, graph: NamedNode, caveat: NamedNode,
+                     shape_dirs: tuple[Path, ...] = ()) -> tuple[list[NamedNode], list[Quad]]:
     """The finding caveats: (the gotchas that name finding shapes, a link from each claim one of
     those shapes flags to the gotcha). Only the named shapes run, over the whole graph."""
     by_shape: dict[str, list[NamedNode]] = {}
@@ -436,7 +458,7 @@ def _finding_caveats(store: Store, graph: NamedNode, caveat: NamedNode) -> tuple
     from .validate import load_shapes
 
     quads = {Quad(NamedNode(r.focus), caveat, gotcha, graph)
-             for r in run_fast(store, load_shapes(), only=set(by_shape)) for gotcha in by_shape[r.shape]
+             for r in run_fast(store, load_shapes(shape_dirs), only=set(by_shape)) for gotcha in by_shape[r.shape]
              if r.focus.startswith("http")}
     return sorted({g for gs in by_shape.values() for g in gs}, key=str), sorted(quads, key=str)
 

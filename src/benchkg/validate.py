@@ -15,7 +15,7 @@ from pathlib import Path
 from .errors import InputError
 from .mapping import pointer_of
 from .records import Record
-from .resources import SHAPES_DIR
+from .datarepo import layout_for, record_path, shape_files
 from .store import content_quads
 from .schema import BENCHMARK_FIELD_PATHS
 from .vocab import BK, DEFAULT_BASE, UNIT_NAMES, curator_name, expand
@@ -63,12 +63,14 @@ class Report:
         return 0
 
 
-def load_shapes(shapes_dir: Path = SHAPES_DIR):
-    """Parse every ``*.ttl`` in ``shapes_dir`` into one rdflib graph."""
+def load_shapes(shape_dirs: Path | tuple[Path, ...] = ()):
+    """Parse every ``*.ttl`` of ``shape_dirs`` (a folder or several; benchkg's shapes by default) into
+    one rdflib graph."""
     from rdflib import Graph
 
+
     graph = Graph()
-    for path in sorted(Path(shapes_dir).glob("*.ttl")):
+    for path in shape_files((shape_dirs,) if isinstance(shape_dirs, (str, Path)) else tuple(shape_dirs)):
         try:
             graph.parse(path, format="turtle")
         except Exception as e:  # rdflib raises many parser exception types
@@ -106,7 +108,7 @@ class RawResult:
 
 
 def validate_graph(store, data_dir: Path, *, base: str = DEFAULT_BASE,
-                   shapes_dir: Path = SHAPES_DIR, engine: str = "fast", cache: Path | None = None,
+                   shapes_dir: Path | None = None, engine: str = "fast", cache: Path | None = None,
                    progress=None) -> Report:
     """Validate the store built from ``data_dir`` and return findings located in the records.
 
@@ -114,6 +116,7 @@ def validate_graph(store, data_dir: Path, *, base: str = DEFAULT_BASE,
     ``engine="pyshacl"`` runs pyshacl, the reference the tests hold the fast engine to.
     With ``cache`` (a file, see :mod:`benchkg.incremental`) the fast engine re-checks only what
     changed since the cached run; ``report.rechecked`` says how many records it re-checked.
+    The shapes are benchkg's and the data repository's (:mod:`benchkg.datarepo`), or ``shapes_dir``'s.
 
     >>> from benchkg.store import build_graph
     >>> from benchkg.resources import ROOT
@@ -122,14 +125,15 @@ def validate_graph(store, data_dir: Path, *, base: str = DEFAULT_BASE,
     >>> report.exit_code(), report.count("violation")
     (0, 0)
     """
-    shapes = load_shapes(shapes_dir)
+    shape_dirs = (Path(shapes_dir),) if shapes_dir is not None else layout_for(data_dir).shape_dirs
+    shapes = load_shapes(shape_dirs)
     rechecked = None
     if engine == "pyshacl":
         raw, report_graph = run_pyshacl(store, shapes, base)
     elif cache is not None:
         from .incremental import run_incremental
 
-        raw, findings, rechecked = run_incremental(store, shapes, Path(shapes_dir), Path(cache), Path(data_dir),
+        raw, findings, rechecked = run_incremental(store, shapes, shape_dirs, Path(cache), Path(data_dir),
                                                    base, progress)
         return Report(findings, lambda: report_graph_of(raw), rechecked)
     else:
@@ -219,7 +223,7 @@ def locate(raw: list[RawResult], data_dir: Path, base: str = DEFAULT_BASE) -> li
         iri, _, fragment = r.focus.partition("#")
         key = iri[len(prefix):] if iri.startswith(prefix) else iri
         kind, _, record_id = key.partition("/")
-        file = data_dir / kind / f"{record_id}.json"
+        file = record_path(data_dir, kind, record_id)
         record = records.get(key)
         if record is None and file.is_file():
             try:  # the build has type-checked every file already: parse only
@@ -256,13 +260,14 @@ def suggest_id(data_dir: Path, iri: str, base: str = DEFAULT_BASE,
     import difflib
 
     m = re.match(re.escape(base) + r"id/([a-z]+)/(.+)$", iri)
-    if not m or not (Path(data_dir) / m.group(1)).is_dir():
+    folders = [Path(f) / m.group(1) for f in layout_for(data_dir).layers] if m else []
+    if not any(f.is_dir() for f in folders):
         return ""
     kind, wanted = m.group(1), m.group(2)
     ids = {} if ids is None else ids
     if kind not in ids:
         ids[kind] = []
-        for path in sorted((Path(data_dir) / kind).glob("*.json")):
+        for path in sorted(p for f in folders for p in f.glob("*.json")):
             try:
                 aliases = json.loads(path.read_text(encoding="utf-8")).get("aliases", [])
             except (OSError, ValueError, AttributeError):
@@ -293,6 +298,18 @@ def readable(text: str, base: str = DEFAULT_BASE) -> str:
     text = _FIELD_IRIS.sub(lambda m: FIELD_NAMES[m.group(0)], text)
     text = re.sub(re.escape(base) + r"id/[a-z]+/([^\s#>\"']+)", r"\1", text)
     return re.sub(r"(?:" + re.escape(BK) + r"|bk:)([A-Za-z0-9.%-]+)", lambda m: curator_name(BK + m.group(1)), text)
+
+
+def input_report(error: InputError) -> Report:
+    """Records that could not be read, as a report in any format: one violation of the rule
+    ``input-error`` per problem, at its file, line and field, so CI annotates them like findings.
+
+    >>> from benchkg.errors import InputProblem
+    >>> format_github(input_report(InputError([InputProblem(Path("d/x.json"), 2, "/value", "expected a number")])))
+    '::error file=d/x.json,line=2,title=input-error /value::expected a number'
+    """
+    return Report(sort_findings(Finding(str(p.path), p.line or 1, p.field, "violation", "input-error", p.message, "")
+                                for p in error.problems))
 
 
 # ---------------------------------------------------------------- report formats

@@ -5,21 +5,20 @@ from __future__ import annotations
 import gc
 
 import pytest
-from pyoxigraph import Store
 
 import benchkg.store as store_module
 from benchkg.errors import InputError
-from benchkg.store import build_graph, store_dir_for
+from benchkg.store import build_graph, open_store, store_dir_for
 
 
 def test_full_rebuild_with_a_bad_record_leaves_the_store(data_copy, monkeypatch):
     build_graph(data_copy)
     gc.collect()
-    before = {str(q) for q in Store(str(store_dir_for(data_copy)))}
+    before = {str(q) for q in open_store((store_dir_for(data_copy)))}
     gc.collect()
     monkeypatch.setattr(store_module, "MAPPING_VERSION", "a-newer-mapping")
     (data_copy / "models" / "broken.json").write_text("{ not json")
     with pytest.raises(InputError):
         build_graph(data_copy)
     gc.collect()
-    assert {str(q) for q in Store(str(store_dir_for(data_copy)))} == before
+    assert {str(q) for q in open_store((store_dir_for(data_copy)))} == before

@@ -1,0 +1,231 @@
+"""benchkg from Python, the layer the ``benchkg`` command calls: open a records folder, ask it the
+saved questions, get Python values back.
+
+>>> import benchkg
+>>> kg = benchkg.open("data")
+>>> rows = kg.query("leaderboard", model="llama2-70b", scenario="server", suite="mlperf-inference-v6.1")
+>>> top = rows[0]
+>>> top["accelerators"], top["accelerator_count"], top["value"], top["unit"], top["derived"]
+('nvidia-gb200', 72, Decimal('910621.36'), 'tokens/s', True)
+>>> rows.to_pandas().loc[0, "per_accelerator"]          # doctest: +SKIP
+Decimal('12647.5189')
+
+Every error is a :class:`benchkg.errors.BenchkgError` naming what to fix.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from .vocab import DEFAULT_BASE
+
+
+def value(term):
+    """An RDF term as a Python value: record IRIs as short ids, concepts as their value, units as
+    written in records, integers as ``int``, decimals as ``Decimal``, booleans as ``bool``, dates as
+    ``date``, the rest as ``str``; ``None`` for an absent value.
+
+    >>> from pyoxigraph import Literal, NamedNode
+    >>> XSD = "http://www.w3.org/2001/XMLSchema#"
+    >>> value(Literal("2025-09-09", datatype=NamedNode(XSD + "date")))
+    datetime.date(2025, 9, 9)
+    >>> value(Literal("1", datatype=NamedNode(XSD + "boolean"))), value(Literal("72", datatype=NamedNode(XSD + "integer")))
+    (True, 72)
+    """
+    from pyoxigraph import Literal
+
+    from .results import plain
+
+    if isinstance(term, Literal):
+        kind = term.datatype.value.rsplit("#", 1)[-1]
+        try:
+            if kind == "date":
+                return dt.date.fromisoformat(term.value)
+            if kind == "dateTime":
+                return dt.datetime.fromisoformat(term.value)
+        except ValueError:
+            return term.value
+        if kind in ("double", "float"):
+            return float(term.value)
+    return plain(term)
+
+
+class Rows(list):
+    """A query's answer: a list of rows, each a dict of column -> Python value (see :func:`value`).
+
+    ``columns`` lists the columns in order, ``caveats`` the comparison caveats the rows trigger (one
+    line each), ``left_out`` what the like-with-like defaults left out ("" when nothing), and
+    ``results`` keeps the RDF terms (:class:`benchkg.queries.Results`).
+    """
+
+    def __init__(self, results, caveats: list[str] = (), left_out: str = ""):
+        super().__init__({c: value(row.get(c)) for c in results.vars} for row in results.rows)
+        self.columns = list(results.vars)
+        self.results = results
+        self.caveats = list(caveats)
+        self.left_out = left_out
+
+    def to_pandas(self):
+        """The rows as a ``pandas.DataFrame`` (pandas is an optional extra: ``pip install benchkg[pandas]``)."""
+        try:
+            import pandas
+        except ImportError:
+            from .errors import UsageError
+
+            raise UsageError("to_pandas needs pandas: pip install 'benchkg[pandas]'") from None
+        return pandas.DataFrame(list(self), columns=self.columns)
+
+
+@dataclass
+class Answer:
+    """A query's answer with what the command prints under it: the RDF results, the comparison
+    caveats the rows trigger and what the like-with-like defaults left out."""
+
+    saved: object  # benchkg.queries.SavedQuery
+    results: object  # benchkg.queries.Results
+    caveats: list  # benchkg.caveats.Caveat
+    left_out: str
+
+
+class KnowledgeGraph:
+    """One records folder (and the reference set and extensions it uses, :mod:`benchkg.datarepo`),
+    built into the embedded store on first use, or a SPARQL 1.1 endpoint holding it.
+
+    :param data: the records folder.
+    :param endpoint: answer queries from this SPARQL endpoint instead of the embedded store.
+    :param persist: keep the store in ``.benchkg/`` beside the data (only what changed is rebuilt
+        next time); ``False`` builds in memory.
+    """
+
+    def __init__(self, data: str | Path = "data", *, endpoint: str | None = None, persist: bool = True,
+                 base: str = DEFAULT_BASE):
+        from .datarepo import layout_for
+
+        self.data = Path(data)
+        self.endpoint = endpoint
+        self.persist = persist
+        self.base = base
+        self.layout = layout_for(self.data)
+        self._built = None
+
+    def __repr__(self) -> str:
+        return f"benchkg.open({str(self.data)!r}{', endpoint=' + repr(self.endpoint) if self.endpoint else ''})"
+
+    def build(self, progress=None):
+        """Bring the embedded store up to date with the records; returns the
+        :class:`benchkg.store.BuildResult` (what was added, changed, removed).
+
+        :raises InputError: naming the file, line and field of every record that cannot be read.
+        """
+        from .store import build_graph
+
+        self._built = build_graph(self.data, persist=self.persist, base=self.base, progress=progress)
+        return self._built
+
+    @property
+    def store(self):
+        """The embedded pyoxigraph store, built on first use."""
+        if self._built is None:
+            self.build()
+        return self._built.store
+
+    def queries(self) -> dict:
+        """The saved queries by name: benchkg's and the data repository's own.
+
+        >>> "leaderboard" in open("data").queries()
+        True
+        """
+        from .queries import saved_queries
+
+        return saved_queries(self.layout.query_dirs)
+
+    def answer(self, name: str, params: dict[str, str] | None = None) -> Answer:
+        """Run a saved query (or a ``.rq`` file) with parameters as text; the answer with its caveats."""
+        from .caveats import answer_caveats, answer_claims, endpoint_select, left_out, store_select
+        from .queries import find_query, run_query
+
+        params = dict(params or {})
+        saved = find_query(name, self.layout.query_dirs)
+        if self.endpoint:
+            from .remote import run_remote_query
+
+            def run(p):
+                return run_remote_query(self.endpoint, name, p, self.base, self.layout.query_dirs)
+            select = endpoint_select(self.endpoint)
+        else:
+            store = self.store
+
+            def run(p):
+                return run_query(store, name, p, base=self.base, queries_dir=self.layout.query_dirs)
+            select = store_select(store)
+        results = run(params)
+        caveats = answer_caveats(select, results, saved.claims)
+        return Answer(saved, results, caveats, left_out(saved, params, run, select, answer_claims(results, saved.claims)))
+
+    def query(self, name: str, **params) -> Rows:
+        """Run a saved query; parameters as keywords (``"any"`` lifts a default). Returns
+        :class:`Rows` of Python values.
+
+        >>> rows = open("data").query("submitters-per-round")
+        >>> rows.columns[:3], rows[0]["version"], isinstance(rows[0]["submitters"], int)
+        (['suite', 'version', 'submitters'], '4.1', True)
+        """
+        text = {k: ("true" if v is True else "false" if v is False else str(v)) for k, v in params.items()}
+        answer = self.answer(name, text)
+        return Rows(answer.results, [c.text() for c in answer.caveats], answer.left_out)
+
+    def report(self, engine: str = "fast", progress=None):
+        """Validate against the shapes (benchkg's and the data repository's), incrementally against
+        the findings cached beside the store; the :class:`benchkg.validate.Report`."""
+        from .incremental import cache_path_for
+        from .validate import validate_graph
+
+        cache = cache_path_for(self.data) if self.persist else None
+        return validate_graph(self.store, self.data, base=self.base, engine=engine, cache=cache, progress=progress)
+
+    def validate(self, engine: str = "fast") -> list:
+        """The findings: every convention a record breaks, with file, line, field and severity
+        (:class:`benchkg.validate.Finding`).
+
+        >>> [f for f in open("data").validate() if f.severity == "violation"]
+        []
+        """
+        return self.report(engine).findings
+
+    def show(self, ident: str) -> str:
+        """One record, readable: its fields, derived values, what refers to it, its caveats and findings.
+
+        >>> print(open("data").show("nvidia-gb200").splitlines()[0])
+        accelerators/nvidia-gb200
+        """
+        from .show import describe, find_record_path
+
+        find_record_path(self.data, ident)
+        return describe(self.store, self.data, ident, self.report().findings, base=self.base)
+
+    def compare(self, a: str, b: str):
+        """Whether two claims can be compared: values, ratio, every difference and the caveats
+        (:class:`benchkg.compare.Comparison`; ``.text()`` reads it)."""
+        from .compare import check_claims_exist, compare_claims
+
+        check_claims_exist(self.store, [a, b], self.base)
+        return compare_claims(self.store, a, b, self.base)
+
+    def export(self, path: str | Path, format: str | None = None) -> Path:
+        """Write the graph to ``path`` (Turtle, N-Triples, TriG, N-Quads or JSON-LD, by the file name
+        unless ``format`` says); returns the path."""
+        from .export import export_graph, format_from_path
+
+        format_from_path(Path(path), format)
+        export_graph(self.store, Path(path), format, self.base)
+        return Path(path)
+
+
+def open(data: str | Path = "data", **options) -> KnowledgeGraph:  # noqa: A001 - benchkg.open, as in the README
+    """Open a records folder (see :class:`KnowledgeGraph` for the options).
+
+    >>> open("data")
+    benchkg.open('data')
+    """
+    return KnowledgeGraph(data, **options)

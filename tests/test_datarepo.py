@@ -1,0 +1,114 @@
+"""A data repository of one's own (benchkg.toml): benchkg's reference records used without copying,
+its own records, queries and shapes added to benchkg's, and what it may not do."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from benchkg.api import open as open_kg
+from benchkg.resources import REFERENCE_DIR
+from benchkg.scaffold import init_repo
+
+from conftest import FULL_DATA, cli
+
+EXAMPLE = "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server"
+
+
+@pytest.fixture
+def repo(tmp_path):
+    init_repo(tmp_path / "claims")
+    return tmp_path / "claims"
+
+
+def test_init_copies_the_example_claim_and_system_from_data_word_for_word(repo):
+    """The templates are copies of records in data/; this holds them equal (they ship in the wheel,
+    which carries no claims)."""
+    for kind, name in (("benchmarks", EXAMPLE), ("systems", "coreweave-gb200-nvl72")):
+        assert (repo / "data" / kind / f"{name}.json").read_bytes() == (FULL_DATA / kind / f"{name}.json").read_bytes()
+
+
+def test_init_refuses_a_folder_with_something_in_it(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    result = cli("init", tmp_path)
+    assert result.exit_code == 2 and "is not an empty folder" in result.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def test_without_benchkg_toml_the_reference_set_is_not_used(repo):
+    (repo / "benchkg.toml").unlink()
+    result = cli("validate", "--data", repo / "data")
+    assert result.exit_code == 1
+    assert "ref-model" in result.stdout and "llama2-70b" in result.stdout
+
+
+def test_own_records_add_to_the_reference_set_and_an_identical_copy_is_harmless(repo):
+    model = json.loads((REFERENCE_DIR / "models" / "llama2-70b.json").read_text())
+    mine = {**model, "id": "llama2-70b-mine", "name": "Llama 2 70B, our fine-tune"}
+    (repo / "data" / "models" / "llama2-70b-mine.json").write_text(json.dumps(mine, indent=2))
+    shutil.copy(REFERENCE_DIR / "models" / "llama2-70b.json", repo / "data" / "models")
+    built = cli("build", "--data", repo / "data")
+    assert built.exit_code == 0, built.stderr
+    shown = cli("show", "models/llama2-70b-mine", "--data", repo / "data")
+    assert shown.exit_code == 0 and "our fine-tune" in shown.stdout
+
+
+def test_a_different_record_under_a_reference_id_is_refused(repo):
+    model = json.loads((REFERENCE_DIR / "models" / "llama2-70b.json").read_text())
+    (repo / "data" / "models" / "llama2-70b.json").write_text(json.dumps({**model, "name": "Llama 2 70B?"}, indent=2))
+    result = cli("validate", "--data", repo / "data")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: {repo}/data/models/llama2-70b.json:1: /id: models/llama2-70b is a record "
+                                    f"of benchkg's reference set")
+    assert "delete this copy to use the reference record, or give yours a new id" in result.stderr
+
+
+def test_own_saved_queries_extend_the_built_in_ones(repo):
+    (repo / "queries" / "claims-per-system.rq").write_text(
+        "#+ summary: How many claims each system has\n"
+        "PREFIX bk: <https://w3id.org/benchkg/ontology#>\n"
+        "SELECT ?system (COUNT(?claim) AS ?claims) WHERE { ?claim a bk:Benchmark ; bk:system ?system } "
+        "GROUP BY ?system ORDER BY ?system\n")
+    listed = cli("queries", "--data", repo / "data")
+    assert "claims-per-system: How many claims each system has" in listed.stdout and "leaderboard:" in listed.stdout
+    answer = cli("query", "claims-per-system", "--format", "csv", "--data", repo / "data")
+    assert answer.exit_code == 0, answer.stderr
+    assert answer.stdout.splitlines() == ["system,claims", "coreweave-gb200-nvl72,1"]
+
+
+def test_a_saved_query_named_like_a_built_in_one_is_refused(repo):
+    (repo / "queries" / "leaderboard.rq").write_text("#+ summary: mine\nSELECT * WHERE { ?s ?p ?o }\n")
+    result = cli("queries", "--data", repo / "data")
+    assert result.exit_code == 2
+    assert "queries/leaderboard.rq: a saved query 'leaderboard' is built into benchkg; rename this file" in result.stderr
+
+
+def test_own_shapes_extend_the_conventions_and_findings_may_cite_them(repo):
+    (repo / "shapes" / "house.ttl").write_text("""
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix bk: <https://w3id.org/benchkg/ontology#> .
+@prefix bkshape: <https://w3id.org/benchkg/shapes#> .
+bkshape:house-claims-name-an-engine a sh:NodeShape ;
+    sh:targetClass bk:Benchmark ;
+    sh:severity sh:Violation ;
+    sh:property [ sh:path bk:engine ; sh:minCount 1 ; sh:message "our house rule: name the engine" ] .
+""")
+    result = cli("validate", "--data", repo / "data")
+    assert result.exit_code == 1
+    assert f"{EXAMPLE}.json" in result.stdout and "house-claims-name-an-engine: our house rule: name the engine" in result.stdout
+    gotcha = {"id": "house-engine-unknown", "title": "The engine is not named", "severity": "warning",
+              "statement": "A claim that does not name its engine cannot be reproduced.",
+              "finding_shapes": ["house-claims-name-an-engine"]}
+    (repo / "data" / "gotchas" / "house-engine-unknown.json").write_text(json.dumps(gotcha, indent=2))
+    built = cli("build", "--data", repo / "data")
+    assert built.exit_code == 0, built.stderr
+    assert "house-engine-unknown" in open_kg(repo / "data").show(EXAMPLE)
+
+
+def test_a_bad_benchkg_toml_names_its_line(repo):
+    (repo / "benchkg.toml").write_text("[benchkg]\nreference = true\nqueries = 'q'\n")
+    result = cli("build", "--data", repo / "data")
+    assert result.exit_code == 2
+    assert result.stderr == (f"Error: {repo}/benchkg.toml:3: /benchkg/queries: unknown setting 'queries'; "
+                             f"settings: reference\n")
