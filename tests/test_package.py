@@ -92,10 +92,10 @@ def test_the_installed_wheel_runs_every_command_from_another_folder(venv, tmp_pa
     strip = lambda doc: [{**f, "file": Path(f["file"]).name} for f in json.loads(doc)["findings"]]  # noqa: E731
     assert strip(validated.stdout) == strip(here.stdout)
 
-    args = ["query", "leaderboard", "--param", "model=llama2-70b", "--param", "scenario=offline", "--format", "csv"]
+    args = ["query", "accelerator-fabrics", "--format", "csv"]
     answered = run(["benchkg", *args], work, env)
     assert answered.returncode == 0, answered.stderr
-    assert answered.stdout == cli(*args, "--data", DATA).stdout and answered.stdout.count("\n") > 2
+    assert answered.stdout == cli(*args, "--data", DATA).stdout and answered.stdout.count("\n") > 20
 
     shown = run(["benchkg", "show", EXAMPLE_CLAIM], work, env)
     assert shown.returncode == 0 and shown.stdout.startswith(f"benchmarks/{EXAMPLE_CLAIM}"), shown.stderr

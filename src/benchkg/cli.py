@@ -310,9 +310,13 @@ def export(output: Path = typer.Option(..., "-o", "--output", help="The file to 
 def site(output: Path = typer.Option(..., "-o", "--output", help="The folder to write (replaced if benchkg wrote it)."),
          endpoint: Optional[str] = typer.Option(None, "--endpoint",
                                                 help="A public SPARQL endpoint serving this data, named in void.ttl."),
+         published_at: str = typer.Option("https://benchkg.github.io/benchkg/", "--published-at",
+                                          help="The URL the site is published at: w3id.htaccess redirects there."),
          data: Path = DataOpt):
     """Write a static linked-data site: a page per record (with .ttl/.jsonld), kind indexes, the
-    saved comparisons with charts, the ontology, dumps and a VoID/DCAT description.
+    saved comparisons with charts, the ontology, dumps and a VoID/DCAT description, with the Apache
+    rules (.htaccess) that make each IRI answer Turtle, JSON-LD or HTML by Accept header, and the
+    same rules for the w3id.org redirect (w3id.htaccess).
 
     Open DIR/index.html in a browser, or publish DIR at the base IRI.
 
@@ -325,7 +329,7 @@ def site(output: Path = typer.Option(..., "-o", "--output", help="The folder to 
     report = _validate(kg)
     with _progress("writing pages") as cb:
         result = _run(lambda: build_site(kg.store, data, output, endpoint=endpoint, findings=report.findings,
-                                         progress=cb))
+                                         progress=cb, published_at=published_at))
     typer.echo(f"wrote {result.out}: {result.pages:,} pages ({result.entities:,} records, {result.charts} charts), "
                f"{result.files:,} files, {result.bytes / 1e6:,.1f} MB; open {result.out / 'index.html'}")
 

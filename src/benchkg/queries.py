@@ -73,9 +73,17 @@ class SavedQuery:
     params: dict[str, Param] = field(default_factory=dict)
     chart: tuple[str, str] | None = None  # (label column, numeric column)
     claims: tuple[str, ...] = ()  # the columns that hold claims: the answer's comparison caveats are theirs
+    booleans: tuple[str, ...] = ()  # columns computed as true/false (Virtuoso answers those 1/0)
+
+    @property
+    def lists(self) -> dict[str, str]:
+        """The columns built with GROUP_CONCAT, by name, with their separator: their order is the
+        engine's, so :func:`tidy` sorts their items."""
+        return {m.group(2): m.group(1) for m in _LIST.finditer(self.text)}
 
 
 _HEADER = re.compile(r"^#\+\s*(\w+)\s*:?\s*(.*)$")
+_LIST = re.compile(r'GROUP_CONCAT\s*\((?:[^()]|\([^()]*\))*?;\s*separator\s*=\s*"([^"]*)"\s*\)\s*AS\s*\?(\w+)', re.I)
 
 
 def parse_query_file(path: Path) -> SavedQuery:
@@ -97,6 +105,8 @@ def parse_query_file(path: Path) -> SavedQuery:
             query.params[param.name] = param
         elif key == "claims":
             query.claims = tuple(rest.split())
+        elif key == "booleans":
+            query.booleans = tuple(rest.split())
         elif key == "chart":
             opts = dict(w.split("=", 1) for w in rest.split() if "=" in w)
             if set(opts) != {"label", "value"}:
@@ -288,7 +298,39 @@ def run_query(store, name_or_file: str, params: dict[str, str] | None = None, *,
     query = find_query(name_or_file, queries_dir)
     text = bound_text(query, params or {}, base)
     check_ids(store, query, params or {}, base)
-    return run_sparql(store, text, query.name)
+    return tidy(run_sparql(store, text, query.name), query)
+
+
+def tidy(results: Results, query: SavedQuery) -> Results:
+    """The same answer from any SPARQL 1.1 engine: the items of a list cell (GROUP_CONCAT, whose
+    order SPARQL leaves to the engine) sorted, an empty list absent, and the ``#+ booleans:`` columns as xsd:boolean
+    true/false (Virtuoso answers a computed boolean as the integer 1 or 0, a stored one as "1"/"0").
+
+    >>> from pyoxigraph import Literal, NamedNode
+    >>> q = SavedQuery("q", Path("q.rq"), 'SELECT (GROUP_CONCAT(?g; separator=" ") AS ?gs) ?b', booleans=("b",))
+    >>> r = tidy(Results(["gs", "b"], [{"gs": Literal("z a m"), "b": Literal("1", datatype=NamedNode(XSD + "integer"))}]), q)
+    >>> r.rows[0]["gs"].value, r.rows[0]["b"].value, r.rows[0]["b"].datatype.value.endswith("#boolean")
+    ('a m z', 'true', True)
+    """
+    from pyoxigraph import Literal, NamedNode
+
+    lists, booleans = query.lists, set(query.booleans)
+    if not lists and not booleans:
+        return results
+    boolean = NamedNode(XSD + "boolean")
+    for row in results.rows:
+        for name, separator in lists.items():
+            cell = row.get(name)
+            if isinstance(cell, Literal) and not cell.value:
+                del row[name]  # no items: SPARQL says "", Oxigraph leaves it unbound
+            elif isinstance(cell, Literal) and separator in cell.value:
+                items = separator.join(sorted(cell.value.split(separator)))
+                row[name] = Literal(items, language=cell.language) if cell.language else Literal(items)
+        for name in booleans & row.keys():
+            cell = row[name]
+            if isinstance(cell, Literal) and cell.value in ("1", "0", "true", "false"):
+                row[name] = Literal("true" if cell.value in ("1", "true") else "false", datatype=boolean)
+    return results
 
 
 def check_ids(store, query: SavedQuery, params: dict[str, str], base: str = DEFAULT_BASE) -> None:

@@ -3,14 +3,17 @@
 Layout (every path relative to the site's top, which stands for the base IRI)::
 
     index.html                      counts, search, the comparisons, the dumps
-    id/<kind>/index.html            every record of a kind, as a table
+    id/<kind>/index.html            every record of a kind, as a table (and index.ttl|.jsonld: an LDP container)
     id/<kind>/<id>/index.html       one record: headline, gotchas, statements, who refers to it
     id/<kind>/<id>/index.ttl|.jsonld   the same record as Turtle and JSON-LD (<link rel="alternate">)
     queries/<name>/index.html       a saved comparison: table, SVG chart, gotchas of its rows
     ontology/index.html             classes, properties, units and concept schemes, one anchor each
+    ontology/benchkg.ttl|.jsonld    the ontology itself
     context/v1.jsonld               the JSON-LD context the .jsonld files use
     dumps/benchkg.{nt,ttl,trig,jsonld}   the whole dataset
     void.ttl                        VoID + DCAT 3 description of the dataset
+    .htaccess                       Apache rules: the IRIs above answer Turtle, JSON-LD or HTML by Accept
+    w3id.htaccess                   the same rules for the w3id.org repository (``benchkg/.htaccess``)
 
 The site is written to a temporary folder beside ``DIR`` and swapped in at the end, so a failed
 run leaves the previous site as it was. A folder that is not a benchkg site is never replaced.
@@ -25,7 +28,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import jsonld
+from . import conneg, jsonld
 from .datarepo import layout_for
 from .errors import UsageError
 from .pages import esc, findings_list, gotcha_list, link, page, search_form, table
@@ -36,6 +39,9 @@ from .schema import CLASSES, KINDS
 from .vocab import BK, DATA_PREFIXES, DEFAULT_BASE, PREFIXES, UNIT_NAMES, curator_name, expand
 
 MARKER = ".benchkg-site"
+#: where the site is published by default: the w3id.org rules send the namespace there
+PUBLISHED_AT = "https://benchkg.github.io/benchkg/"
+LDP = "http://www.w3.org/ns/ldp#"
 RDF, RDFS, SKOS, OWL, XSD = (PREFIXES[p] for p in ("rdf", "rdfs", "skos", "owl", "xsd"))
 QUDT = PREFIXES["qudt"]
 TYPE, LABEL = RDF + "type", RDFS + "label"
@@ -356,12 +362,12 @@ def _kind_index(g: _Graph, kind: str, iris: list[str]) -> str:
 
 def _query_page(g: _Graph, store, saved, out_dir: Path) -> tuple[str, bool]:
     """A saved comparison run with its default parameters: table, chart, gotchas of its rows."""
-    from .queries import bound_text, run_sparql
+    from .queries import bound_text, run_sparql, tidy
     from .results import to_chart, to_csv
 
     root = "../../"
     r = _Renderer(g, root)
-    results = run_sparql(store, bound_text(saved, {}, g.base), saved.name)
+    results = tidy(run_sparql(store, bound_text(saved, {}, g.base), saved.name), saved)
     (out_dir / "results.csv").write_text(to_csv(results), encoding="utf-8")
     params = "".join(f"<dt><code>{esc(p.name)}</code></dt><dd>{esc(p.default or 'any')} "
                      f'<span class="note">({esc(p.type + (":" + p.of if p.of else ""))})</span></dd>'
@@ -495,11 +501,12 @@ def _home(g: _Graph, counts: dict[str, int], saved: dict, dumps: dict[str, int],
 
 
 def build_site(store, data_dir: Path, out: Path, *, base: str = DEFAULT_BASE, endpoint: str | None = None,
-               findings=(), progress=None) -> SiteReport:
+               findings=(), progress=None, published_at: str = PUBLISHED_AT) -> SiteReport:
     """Write the static site for ``store`` (built from ``data_dir``) to ``out``.
 
     ``findings`` (from validation) are shown on the records they concern. ``progress(done, total)``
-    is called as entity pages are written.
+    is called as entity pages are written. ``published_at`` is the URL the w3id.org rules send to.
+    The folder and its files are readable as the umask allows (a web server is another user).
 
     :raises UsageError: when ``out`` exists and is not a benchkg site (it is never replaced then).
     """
@@ -510,8 +517,11 @@ def build_site(store, data_dir: Path, out: Path, *, base: str = DEFAULT_BASE, en
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-"))
     try:
+        os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp makes it 0700
         saved = saved_queries(layout_for(data_dir).query_dirs)
         report = _write(store, tmp, base, endpoint, findings, progress, saved)
+        (tmp / ".htaccess").write_text(conneg.site_rules(), encoding="utf-8")
+        (tmp / "w3id.htaccess").write_text(conneg.w3id_rules(published_at), encoding="utf-8")
         (tmp / MARKER).write_text("written by benchkg site; replaced by the next run\n", encoding="utf-8")
         if out.exists():
             old = out.with_name(f".{out.name}.old-{os.getpid()}")
@@ -532,8 +542,28 @@ def build_site(store, data_dir: Path, out: Path, *, base: str = DEFAULT_BASE, en
     return report
 
 
+def _umask() -> int:
+    """The process's umask (reading it means setting it; it is set straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _kind_container(g: _Graph, kind: str, iris: list[str]) -> list:
+    """A kind index as RDF: an LDP container ``<base>id/<kind>/`` that contains every record, labelled."""
+    from pyoxigraph import Literal, NamedNode, Triple
+
+    container = NamedNode(f"{g.prefix}{kind}/")
+    out = [Triple(container, NamedNode(TYPE), NamedNode(LDP + "BasicContainer")),
+           Triple(container, NamedNode(LABEL), Literal(kind.capitalize()))]
+    for iri in iris:
+        out.append(Triple(container, NamedNode(LDP + "contains"), NamedNode(iri)))
+    out += [Triple(NamedNode(iri), NamedNode(LABEL), Literal(g.labels[iri])) for iri in iris if iri in g.labels]
+    return out
+
+
 def _write(store, out: Path, base: str, endpoint: str | None, findings, progress, saved: dict) -> SiteReport:
-    from pyoxigraph import RdfFormat, serialize
+    from pyoxigraph import RdfFormat, parse, serialize
 
     from .dataset import DUMPS, dataset_stats, describe
     from .export import serialize_graph
@@ -563,6 +593,11 @@ def _write(store, out: Path, base: str, endpoint: str | None, findings, progress
         if iris:
             (out / "id" / kind).mkdir(parents=True, exist_ok=True)
             (out / "id" / kind / "index.html").write_text(_kind_index(g, kind, iris), encoding="utf-8")
+            triples = _kind_container(g, kind, sorted(iris))
+            prefixes = {**DATA_PREFIXES, "ldp": LDP}
+            (out / "id" / kind / "index.ttl").write_bytes(serialize(triples, format=RdfFormat.TURTLE, prefixes=prefixes))
+            doc = jsonld.document(triples, context_ref="../../context/v1.jsonld", named_graphs=False)
+            (out / "id" / kind / "index.jsonld").write_bytes(jsonld.dumps(doc))
             report.pages += 1
     for name, query in saved.items():
         folder = out / "queries" / name
@@ -575,6 +610,9 @@ def _write(store, out: Path, base: str, endpoint: str | None, findings, progress
     (out / "ontology").mkdir(exist_ok=True)
     (out / "ontology" / "index.html").write_text(_ontology_page(g), encoding="utf-8")
     shutil.copyfile(ONTOLOGY_FILE, out / "ontology" / "benchkg.ttl")
+    terms = list(parse(path=str(ONTOLOGY_FILE), format=RdfFormat.TURTLE))
+    (out / "ontology" / "benchkg.jsonld").write_bytes(
+        jsonld.dumps(jsonld.document(terms, context_ref="../context/v1.jsonld", named_graphs=False)))
     (out / "context").mkdir(exist_ok=True)
     shutil.copyfile(CONTEXT_FILE, out / "context" / "v1.jsonld")
     (out / "dumps").mkdir(exist_ok=True)

@@ -1,0 +1,157 @@
+"""One graph, three SPARQL engines: every saved query gives the same rows embedded (pyoxigraph), on the
+Oxigraph server and on OpenLink Virtuoso 7.2 (Debian's `virtuoso-opensource-7-bin`), all on 127.0.0.1,
+over the full data/. Pushes go through the Graph Store Protocol and through SPARQL Update, in requests
+of bounded size, and a push cut off on Virtuoso is finished by the next one."""
+from __future__ import annotations
+
+import shlex
+import shutil
+
+import pytest
+
+import benchkg.remote as remote
+from benchkg.errors import StoreError
+from benchkg.queries import parse_params, run_query, saved_queries
+from benchkg.remote import MAX_REQUEST_BYTES, graph_payloads, push_graph, run_remote_query
+from benchkg.store import build_graph
+
+from conftest import DATA, FULL_DATA
+from servers import Server, Virtuoso, virtuoso_binary
+from test_questions import QUESTIONS
+from test_remote import local_quads, remote_quads
+
+pytestmark = pytest.mark.skipif(virtuoso_binary() is None, reason="no virtuoso-t: run `make test-tools`")
+
+
+def cases() -> list[tuple[str, dict[str, str]]]:
+    """Every saved query with its defaults, and every README question's query with its parameters."""
+    out = [(name, {}) for name in saved_queries()]
+    for _, command in QUESTIONS:
+        args = shlex.split(command)
+        if args[0] == "query":
+            pairs = [args[i + 1] for i, a in enumerate(args) if a in ("--param", "-p")]
+            out.append((args[1], parse_params(pairs)))
+    return out
+
+
+CASES = cases()
+
+
+def rows(results) -> list[dict[str, str]]:
+    """The rows whole: every cell as its RDF term (datatype included), in the answer's order."""
+    return [{name: str(term) for name, term in row.items()} for row in results.rows]
+
+
+@pytest.fixture(scope="module")
+def full_store():
+    return build_graph(FULL_DATA, persist=False).store
+
+
+@pytest.fixture(scope="module")
+def engines(tmp_path_factory, full_store):
+    """The Oxigraph server filled through the Graph Store Protocol, Virtuoso through SPARQL Update."""
+    folder = tmp_path_factory.mktemp("engines")
+    oxigraph, virtuoso = Server(folder / "oxigraph").start(), Virtuoso(folder / "virtuoso").start()
+    try:
+        push_graph(full_store, oxigraph.query)
+        push_graph(full_store, virtuoso.query, update_endpoint=virtuoso.update)
+        yield {"oxigraph": oxigraph, "virtuoso": virtuoso}
+    finally:
+        oxigraph.kill()
+        virtuoso.kill()
+
+
+def test_the_cases_cover_every_saved_query_and_the_readme_questions():
+    assert {name for name, _ in CASES} == set(saved_queries())
+    assert sum(1 for _, params in CASES if params) >= 10
+
+
+@pytest.mark.parametrize("engine", ["oxigraph", "virtuoso"])
+def test_both_servers_hold_exactly_the_embedded_graph(engines, full_store, engine):
+    assert remote_quads(engines[engine].query) == local_quads(full_store)
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=[f"{n}{'+' if p else ''}{'&'.join(f'{k}={v}' for k, v in p.items())}"
+                                                    for n, p in CASES])
+def test_every_saved_query_gives_the_same_rows_on_three_engines(engines, full_store, name, params):
+    embedded = rows(run_query(full_store, name, params))
+    assert embedded or name in ("endpoints-curve",) or params, f"{name}: no rows to compare"
+    for engine, server in engines.items():
+        assert rows(run_remote_query(server.query, name, params)) == embedded, f"{name} on {engine}"
+
+
+def test_list_cells_are_sorted_and_booleans_read_back_as_booleans(engines, full_store):
+    answer = run_remote_query(engines["virtuoso"].query, "server-vs-offline", {})
+    assert {row["inverted"].datatype.value.rsplit("#")[1] for row in answer.rows} == {"boolean"}
+    assert {row["inverted"].value for row in answer.rows} == {"true", "false"}
+    lists = [row["gotchas"].value.split(" ") for row in answer.rows if " " in row.get("gotchas", "").__str__()]
+    assert lists and all(items == sorted(items) for items in lists)
+
+
+@pytest.fixture
+def seed_store():
+    return build_graph(DATA, persist=False).store
+
+
+def recording(monkeypatch) -> list[tuple[str, int]]:
+    """(method, body bytes) of every request benchkg sends."""
+    sent = []
+    real = remote.http
+
+    def record(method, url, body=None, headers=None, **kw):
+        sent.append((method, len(body or b"")))
+        return real(method, url, body, headers, **kw)
+
+    monkeypatch.setattr(remote, "http", record)
+    return sent
+
+
+@pytest.mark.parametrize("how", ["gsp", "update"])
+def test_virtuoso_push_in_bounded_requests_then_nothing_to_send(tmp_path, seed_store, monkeypatch, how):
+    """The ontology graph (168 kB of N-Triples) is larger than the bound: it goes in parts, and every
+    request stays within the bound plus its SPARQL wrapping."""
+    server = Virtuoso(tmp_path / "virtuoso").start()
+    try:
+        sent = recording(monkeypatch)
+        target = {"gsp": server.gsp} if how == "gsp" else {"update_endpoint": server.update}
+        result = push_graph(seed_store, server.query, **target)
+        assert result.sent and max(size for _, size in sent) <= MAX_REQUEST_BYTES + 200
+        assert max(len(nt) for nt in graph_payloads(seed_store).values()) > MAX_REQUEST_BYTES  # the parts were needed
+        assert result.requests > len(result.sent) + 2
+        assert remote_quads(server.query) == local_quads(seed_store)
+        again = push_graph(seed_store, server.query, **target)
+        assert (again.sent, again.deleted, again.requests) == ([], [], 0)
+    finally:
+        server.kill()
+
+
+def test_oxigraph_push_through_sparql_update_in_parts(tmp_path, seed_store):
+    server = Server(tmp_path / "oxigraph").start()
+    try:
+        push_graph(seed_store, server.query, update_endpoint=server.update, limit=4096)
+        assert remote_quads(server.query) == local_quads(seed_store)
+    finally:
+        server.kill()
+
+
+def test_virtuoso_killed_mid_push_then_push_again_converges(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    store = build_graph(data, persist=False).store
+    server = Virtuoso(tmp_path / "virtuoso").start()
+    try:
+        def kill_at(done, total):
+            if done == 40:
+                server.kill()
+
+        with pytest.raises(StoreError, match="cannot reach"):
+            push_graph(store, server.query, update_endpoint=server.update, progress=kill_at)
+        server.start()
+        partial = remote_quads(server.query)
+        assert partial and partial != local_quads(store)
+        (data / "formats" / "fp8.json").unlink()  # and a record deleted meanwhile
+        store = build_graph(data, persist=False).store
+        push_graph(store, server.query, update_endpoint=server.update)
+        assert remote_quads(server.query) == local_quads(store)
+    finally:
+        server.kill()
