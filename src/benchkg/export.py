@@ -42,12 +42,14 @@ def format_from_path(path: Path, given: str | None = None) -> str:
 
 def serialize_graph(store, fmt: str, base: str = DEFAULT_BASE) -> bytes:
     """The published dataset in one format (triple formats merge the named graphs; JSON-LD is
-    compact, with benchkg's context inline, so it reads without fetching anything)."""
+    compact, with benchkg's context inline, so it reads without fetching anything), sorted: the
+    same graph gives the same bytes from any store."""
     from pyoxigraph import RdfFormat, serialize
 
     rdf_format = {"ttl": RdfFormat.TURTLE, "nt": RdfFormat.N_TRIPLES, "trig": RdfFormat.TRIG,
                   "nq": RdfFormat.N_QUADS}.get(fmt)
-    quads = content_quads(store, base)
+    # one stable order, whatever order the store keeps: the same data gives the same bytes
+    quads = sorted(content_quads(store, base), key=lambda q: (q.graph_name.value, str(q)))
     if fmt == "jsonld":
         from . import jsonld
 

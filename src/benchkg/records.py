@@ -19,7 +19,7 @@ from urllib.parse import urlparse
 
 from .errors import InputError, InputProblem
 from .jsonpos import escape_pointer, line_of, pointer_lines
-from .schema import BENCHMARK_FIELD_PATHS, KINDS, SCHEMA, Field
+from .schema import BENCHMARK_FIELD_PATHS, ID_PATTERN, KINDS, SCHEMA, Field
 
 MAX_FILE_BYTES = 1_000_000
 MAX_ABS_NUMBER = Decimal("1e15")
@@ -104,7 +104,32 @@ def parse_json(raw: bytes) -> dict:
     if not isinstance(data, dict):
         got = _JSON_TYPE.get(type(data), type(data).__name__)
         raise _Reject("", f"a record is one JSON object, not a JSON {got}", 1)
+    if "\\ud" in text.lower():  # only an escape makes a lone surrogate: UTF-8 cannot hold one
+        pointer = _lone_surrogate(data)
+        if pointer is not None:
+            raise _Reject(pointer, "holds a lone UTF-16 surrogate (an escape like \\ud800 without its pair); "
+                                   "it is not text: remove it or write the whole character", None)
     return data
+
+
+def _lone_surrogate(value, pointer: str = "") -> str | None:
+    r"""The JSON pointer of the first string (or key) holding a lone surrogate, if any.
+
+    >>> _lone_surrogate({"a": ["ok", "x\ud800"]})
+    '/a/1'
+    >>> _lone_surrogate({"a": "\U0001F600"}) is None
+    True
+    """
+    if isinstance(value, str):
+        return pointer if any("\ud800" <= c <= "\udfff" for c in value) else None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        here = f"{pointer}/{escape_pointer(str(key))}"
+        found = _lone_surrogate(key, here) if isinstance(key, str) else None
+        found = found or _lone_surrogate(item, here)
+        if found is not None:
+            return found
+    return None
 
 
 def _duplicate_line(text: str, key: str) -> int | None:
@@ -277,13 +302,20 @@ def record_names(data_dir: Path) -> list[tuple[str, str]]:
         if not entry.is_dir() or entry.name not in KINDS:
             problems.append(InputProblem(entry, None, "", f"{entry.name!r} is not a record kind folder{_suggest(entry.name, KINDS)}; kinds: {', '.join(KINDS)}"))
             continue
-        for name in sorted(os.listdir(entry)):
+        for item in sorted(os.scandir(entry), key=lambda e: e.name):
+            name = item.name
             if name.startswith(".") or name in IGNORED_FILES:
                 continue
             if not name.endswith(".json"):
                 problems.append(InputProblem(entry / name, None, "", "not a .json record file; move it out of data/"))
-                continue
-            files.append((entry.name, name))
+            elif not ID_PATTERN.match(name[:-5]):
+                problems.append(InputProblem(entry / name, None, "", f"{name[:-5]!r} is not a record id (lower-case letters, "
+                                             f"digits, '.' and '-', starting with a letter or digit: "
+                                             f"{ID_PATTERN.pattern}); rename the file and its id"))
+            elif not item.is_file():  # a FIFO, a device (a link to /dev/zero), a folder: never read
+                problems.append(InputProblem(entry / name, None, "", "not a regular file; a record is a plain .json file"))
+            else:
+                files.append((entry.name, name))
     if problems:
         raise InputError(problems)
     return files

@@ -2,8 +2,14 @@
 
 The store lives in ``.benchkg/store`` beside the data folder. A *manifest* graph inside it keeps,
 per record graph, the file's size, mtime and content hash, so an unchanged file is not even
-read again. Each record is replaced together with its manifest entry, so an interrupted build
-is repaired by the next one.
+read again.
+
+A build is crash-safe: it leaves the store as it was or, after the next build, as it will be.
+A record's new graph and its new manifest entry are written in one transaction, after its old
+entry is gone, so an entry always describes the graph beside it; a graph without an entry is
+rewritten or dropped. A *building* mark is written before the first change and removed after the
+last: a build that finds it knows the one before was cut off, trusts no snapshot and no "only the
+mtime changed", sweeps graphs no entry accounts for and derives every caveat again.
 """
 from __future__ import annotations
 
@@ -33,6 +39,7 @@ _STATE = NamedNode(BK + "buildState")
 _STAT = NamedNode(BK + "fileStat")
 _GENERATION = NamedNode(BK + "manifestGeneration")
 _CAVEATS_DONE = NamedNode(BK + "caveatsDerived")
+_BUILDING = NamedNode(BK + "buildInProgress")
 #: an empty store is filled by worker processes from this many files on, CHUNK files per task
 PARALLEL_FROM = 2000
 CHUNK = 1000
@@ -147,7 +154,9 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
     state = f"{MAPPING_VERSION} {base} {hashlib.sha256(ONTOLOGY_FILE.read_bytes()).hexdigest()}"
     old_state = [q.object.value for q in store.quads_for_pattern(manifest, _STATE, None, manifest)]
     rebuild_all = old_state != [state]  # another mapping, base IRI or ontology: nothing is reusable
-    known, snapshot_valid = ({}, False) if rebuild_all else _read_manifest(store, manifest, snapshot)
+    interrupted = next(iter(store.quads_for_pattern(manifest, _BUILDING, None, manifest)), None) is not None
+    known, snapshot_valid = ({}, False) if rebuild_all else _read_manifest(store, manifest,
+                                                                         None if interrupted else snapshot)
     entries = dict(known)  # the manifest as this build leaves it
     result = BuildResult(store, base)
     names = record_entries(data_dir)  # the data folder's records, and the reference records it uses
@@ -175,7 +184,7 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
         except InputError as e:
             problems.extend(e.problems)
             continue
-        if old is not None and old.split(" ")[-1] == record.digest:
+        if old is not None and old.split(" ")[-1] == record.digest and not interrupted:
             todo.append((record, "touch"))
         else:
             todo.append((record, "changed" if old is not None else "added"))
@@ -184,24 +193,30 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
     if rebuild_all:  # only now that every record has read: a failed build leaves the store as it was
         store.clear()
     gone = [iri for iri in known if iri not in seen]
+    if todo or gone or interrupted:
+        store.add(Quad(manifest, _BUILDING, Literal("1"), manifest))  # before the first change
     total = len(todo) + len(gone)
     bulk = not known and len(todo) > 1000
     batch: list[Quad] = []
     for n, (record, what) in enumerate(todo, 1):
         graph = NamedNode(prefix + f"{record.kind}/{record.id}")
         entry = Literal(f"{_stat_key(record.path)} {record.digest}")
+        if what != "touch":
+            try:  # mapped before anything is removed: a record that cannot be mapped stays as it was
+                quads = record_quads(record, base)
+            except _MAPPING_ERRORS as e:
+                problems.append(_unmappable(record.path, e))
+                continue
         entries[graph.value] = entry.value
-        old_entries = list(store.quads_for_pattern(graph, _STAT, None, manifest))
-        for q in old_entries:
-            store.remove(q)
+        for q in list(store.quads_for_pattern(graph, _STAT, None, manifest)):
+            store.remove(q)  # the entry first: a graph without an entry is rewritten by the next build
         if what == "touch":
             store.add(Quad(graph, _STAT, entry, manifest))
             result.unchanged += 1
             continue
-        if what == "changed":
+        if not rebuild_all:  # "added" too: a graph may be left by a build cut off after its entry went
             store.remove_graph(graph)
-        quads = record_quads(record, base)
-        quads.append(Quad(graph, _STAT, entry, manifest))
+        quads.append(Quad(graph, _STAT, entry, manifest))  # the graph and its entry in one transaction
         if bulk:
             batch.extend(quads)
             if len(batch) > 200_000:
@@ -216,21 +231,37 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
         store.bulk_extend(batch)
     for iri in gone:
         graph = NamedNode(iri)
+        store.remove_graph(graph)  # the graph first: an entry without its graph is "gone" again next time
         for q in list(store.quads_for_pattern(graph, _STAT, None, manifest)):
             store.remove(q)
-        store.remove_graph(graph)
         entries.pop(iri, None)
         result.removed.append(iri[len(prefix):])
-    return _finish(store, base, state, result, rebuild_all=rebuild_all, optimize=bulk, snapshot=snapshot,
-                   entries=entries, snapshot_valid=snapshot_valid, shape_dirs=shape_dirs)
+    if interrupted:  # a graph no entry accounts for was being written or dropped when the build stopped
+        for graph in list(store.named_graphs()):
+            if graph.value.startswith(prefix) and graph.value not in entries:
+                store.remove_graph(graph)
+    result = _finish(store, base, state, result, rebuild_all=rebuild_all, optimize=bulk, snapshot=snapshot,
+                     entries=entries, snapshot_valid=snapshot_valid, shape_dirs=shape_dirs, interrupted=interrupted)
+    if problems:  # records that could not be mapped: the rest is built, these are as they were
+        raise InputError(problems)
+    return result
+
+
+#: what a record that passed its checks may still raise when mapped (a value the checks let through)
+_MAPPING_ERRORS = (ValueError, TypeError, OverflowError, ArithmeticError)
+
+
+def _unmappable(path: Path, error: Exception) -> InputProblem:
+    return InputProblem(path, None, "", f"cannot be turned into RDF ({error}); fix the record "
+                                         "(the store keeps what it had for this file)")
 
 
 def _finish(store: Store, base: str, state: str, result: BuildResult, *, rebuild_all: bool, optimize: bool,
             snapshot: Path | None, entries: dict[str, str], snapshot_valid: bool = False,
-            shape_dirs: tuple[Path, ...] = ()) -> BuildResult:
+            shape_dirs: tuple[Path, ...] = (), interrupted: bool = False) -> BuildResult:
     """What every build ends with once the records are in: the ontology and build state (after a
-    full rebuild), the gotcha links of what changed, compaction after a bulk load, the manifest
-    snapshot."""
+    full rebuild), the gotcha links of what changed (all of them after an interrupted build),
+    compaction after a bulk load, the manifest snapshot, and last the building mark removed."""
     manifest, prefix = manifest_graph(base), f"{base}id/"
     if rebuild_all:
         store.extend(_ontology_quads())
@@ -238,15 +269,18 @@ def _finish(store: Store, base: str, state: str, result: BuildResult, *, rebuild
     # caveats derived to the end, with today's shapes (finding caveats are the findings of some of them)
     digest = _shapes_digest(shape_dirs)
     complete = any(q.object.value == digest for q in store.quads_for_pattern(manifest, _CAVEATS_DONE, None, manifest))
-    if rebuild_all or not complete or any(key.startswith("gotchas/") for key in result.added + result.changed + result.removed):
+    if rebuild_all or not complete or interrupted or any(key.startswith("gotchas/")
+                                                          for key in result.added + result.changed + result.removed):
         _derive_caveats(store, base, shape_dirs=shape_dirs)
     elif result.touched:  # only claims (or entities they name) changed: re-derive just those claims
         claims = [prefix + key for key in result.added + result.changed + result.removed if key.startswith("benchmarks/")]
         _derive_caveats(store, base, claims, shape_dirs=shape_dirs)
     if optimize:
         store.optimize()  # after a bulk load; at 100k claims: leaderboard 0.63 -> 0.27 s, for 6.8 s
-    if result.touched or rebuild_all or (snapshot is not None and not snapshot_valid):
+    if result.touched or rebuild_all or interrupted or (snapshot is not None and not snapshot_valid):
         _write_manifest(store, manifest, snapshot, entries)
+    for q in list(store.quads_for_pattern(manifest, _BUILDING, None, manifest)):
+        store.remove(q)
     return result
 
 
@@ -332,7 +366,11 @@ def _map_chunk(job) -> tuple[bytes, dict[str, str], list]:
             continue
         graph = NamedNode(f"{base}id/{kind}/{record.id}")
         entry = f"{_stat_key(record.path)} {record.digest}"
-        quads += record_quads(record, base)
+        try:
+            quads += record_quads(record, base)
+        except _MAPPING_ERRORS as e:
+            problems.append(_unmappable(record.path, e))
+            continue
         quads.append(Quad(graph, _STAT, Literal(entry), manifest))
         entries[graph.value] = entry
     return (serialize(quads, format=RdfFormat.N_QUADS) or b"") if not problems else b"", entries, problems

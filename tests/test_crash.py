@@ -1,0 +1,145 @@
+"""Builds are transactions: a build cut off anywhere (SIGKILL or Ctrl-C at a seeded random moment) or
+failing on a record it cannot map leaves the store as it was or as the next build makes it, never
+holding a number the files do not say. Each round edits hundreds of values, interrupts a build, puts
+the files back, builds again, and compares the export with a clean build's, byte for byte.
+
+``BENCHKG_CRASH_ROUNDS`` sets the rounds (4 here; ``scripts/crash-builds`` runs 40)."""
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import benchkg.store as store_module
+from benchkg.errors import InputError
+from benchkg.export import serialize_graph
+from benchkg.store import build_graph, open_store, store_dir_for
+
+from conftest import DATA, FULL_DATA
+
+ROUNDS = int(os.environ.get("BENCHKG_CRASH_ROUNDS", "4"))
+SEED = int(os.environ.get("BENCHKG_CRASH_SEED", "20261203"))
+BENCHKG = [sys.executable, "-m", "benchkg.cli"]
+VALUE = re.compile(rb'("value": )(\d+(?:\.\d+)?)')
+
+
+@pytest.fixture
+def data(tmp_path) -> Path:
+    """The seed data and 400 imported MLPerf claims: hundreds of values to edit."""
+    target = tmp_path / "repo" / "data"
+    shutil.copytree(DATA, target)
+    for path in sorted((FULL_DATA / "benchmarks").glob("mlperf-*.json"))[:400]:
+        shutil.copyfile(path, target / "benchmarks" / path.name)
+    return target
+
+
+def files_of(data: Path) -> dict[Path, bytes]:
+    return {p: p.read_bytes() for p in data.rglob("*.json")}
+
+
+def edit_values(data: Path) -> int:
+    """Every claim's value times seven (written anew, so size, mtime and hash change); how many."""
+    edited = 0
+    for path in (data / "benchmarks").glob("*.json"):
+        text = path.read_bytes()
+        new = VALUE.sub(lambda m: m.group(1) + str(int(float(m.group(2)) * 7) + 1).encode(), text, count=1)
+        if new != text:
+            path.write_bytes(new)
+            edited += 1
+    return edited
+
+
+def put_back(files: dict[Path, bytes]) -> None:
+    for path, content in files.items():
+        path.write_bytes(content)
+
+
+def export(data: Path, in_process: bool = False) -> bytes:
+    """The store's content as N-Quads, in benchkg's stable order (what `benchkg export` writes), read
+    as it is: the store this process builds, or read-only between the builds of other processes."""
+    from pyoxigraph import Store
+
+    store = open_store(store_dir_for(data)) if in_process else Store.read_only(str(store_dir_for(data)))
+    out = serialize_graph(store, "nq")
+    del store  # closed before the next build opens it
+    return out
+
+
+def build(data: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([*BENCHKG, "build", "--data", str(data)], capture_output=True, text=True, timeout=600)
+
+
+def clean_export(data: Path, tmp: Path) -> bytes:
+    """What a build from nothing gives for the files as they are now."""
+    copy = tmp / f"clean-{time.monotonic_ns()}" / "data"
+    shutil.copytree(data, copy)
+    return serialize_graph(build_graph(copy, persist=False).store, "nq")
+
+
+def test_a_build_cut_off_anywhere_is_repaired_by_the_next(data, tmp_path):
+    assert build(data).returncode == 0
+    files = files_of(data)
+    expected = clean_export(data, tmp_path)
+    assert export(data) == expected
+    # how long a build of the edits takes, so the kills fall across it
+    assert edit_values(data) >= 400
+    started = time.monotonic()
+    assert build(data).returncode == 0
+    span = time.monotonic() - started
+    edited = export(data)
+    assert edited != expected
+    rng = random.Random(SEED)
+    cut = 0
+    for round_ in range(ROUNDS):
+        put_back(files)
+        assert build(data).returncode == 0 and export(data) == expected
+        edit_values(data)
+        proc = subprocess.Popen([*BENCHKG, "build", "--data", str(data)], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.2, span))
+        proc.send_signal(signal.SIGKILL if round_ % 2 == 0 else signal.SIGINT)
+        cut += proc.wait() != 0
+        put_back(files)  # the edits undone: the next build must give back exactly the old numbers
+        done = build(data)
+        assert done.returncode == 0, done.stderr
+        assert export(data) == expected, f"round {round_}: the store holds what the files do not say"
+    assert cut >= ROUNDS // 2, "the builds finished before they were cut off: nothing was tested"
+
+
+def test_a_record_that_cannot_be_mapped_leaves_it_as_it_was_and_is_retried(data, tmp_path, monkeypatch):
+    assert build(data).returncode == 0
+    files = files_of(data)
+    expected = clean_export(data, tmp_path)
+    edit_values(data)
+    victim = sorted((data / "benchmarks").glob("mlperf-*.json"))[200]
+    real = store_module.record_quads
+
+    def failing(record, base):
+        if record.path == victim:
+            raise ValueError("injected mapping failure")
+        return real(record, base)
+
+    monkeypatch.setattr(store_module, "record_quads", failing)
+    with pytest.raises(InputError) as failed:
+        build_graph(data)
+    assert [p.path for p in failed.value.problems] == [victim] and "injected" in str(failed.value)
+    monkeypatch.setattr(store_module, "record_quads", real)
+    after_failure = export(data, in_process=True)
+    # the other edits are in; the victim still has its old value (nothing half-written, nothing lost)
+    victim_iri = f"<https://w3id.org/benchkg/id/benchmarks/{victim.stem}>".encode()
+    old_value = VALUE.search(files[victim]).group(2)
+    assert any(line.endswith(victim_iri + b" .") and b'"' + old_value + b'"' in line for line in after_failure.splitlines())
+    edited_expected = clean_export(data, tmp_path)
+    assert build_graph(data).touched  # the victim is retried once it maps: the build does not say "unchanged"
+    assert export(data, in_process=True) == edited_expected
+    put_back(files)
+    build_graph(data)
+    assert export(data, in_process=True) == expected
