@@ -308,6 +308,20 @@ def test_import_cli_bad_inputs(tmp_path, data_copy):
     assert cli("import", "inferencex", tmp_path, "--out", data_copy).exit_code == 2
 
 
+@pytest.mark.parametrize("changes,said", [({"version": "v../../../escape"}, "/0/version: 'v../../../escape' is not an MLPerf round"),
+                                          ({"Model": "../../../escape"}, "'../../../escape' is not a record id")])
+def test_an_import_never_writes_outside_out(tmp_path, data_copy, changes, said):
+    """A round whose version or model field holds a path: exit 2 saying which value, and no file
+    appears outside --out."""
+    folder = synthetic_round(tmp_path, **changes)
+    outside = tmp_path.parent
+    before = {p for p in outside.rglob("*") if data_copy not in p.parents}
+    result = cli("import", "mlperf", folder, "--out", data_copy)
+    after = {p for p in outside.rglob("*") if data_copy not in p.parents}
+    assert after == before
+    assert result.exit_code == 2 and said in result.stderr, result.stderr
+
+
 @pytest.mark.skipif(not (SHARED / "realdata").is_dir(), reason="../shared/realdata is not here")
 def test_full_rounds_import_and_validate(tmp_path):
     data = tmp_path / "data"

@@ -6,7 +6,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import InputError, InputProblem
 from ..export import write_atomic
+from ..schema import ID_PATTERN
 
 TABLES = Path(__file__).resolve().parent
 
@@ -25,9 +27,26 @@ def record_text(record: dict) -> str:
     return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
 
 
+def record_path(out_dir: Path, kind: str, record_id) -> Path:
+    """Where a record goes: ``<out_dir>/<kind>/<id>.json``, for an id of the id pattern only, so an
+    id made from input text (``../..`` in a version field) never writes outside ``out_dir``.
+
+    >>> record_path(Path("out"), "models", "llama2-70b").as_posix()
+    'out/models/llama2-70b.json'
+    >>> record_path(Path("out"), "suites", "mlperf-inference-v../../x")
+    Traceback (most recent call last):
+    benchkg.errors.InputError: out/suites: /id: 'mlperf-inference-v../../x' is not a record id (^[a-z0-9][a-z0-9.-]*$); the input holds a value benchkg cannot name a file after, so nothing was written for it
+    """
+    if not isinstance(record_id, str) or not ID_PATTERN.match(record_id):
+        raise InputError([InputProblem(Path(out_dir) / kind, None, "/id",
+                                       f"{record_id!r} is not a record id ({ID_PATTERN.pattern}); the input holds a "
+                                       "value benchkg cannot name a file after, so nothing was written for it")])
+    return Path(out_dir) / kind / f"{record_id}.json"
+
+
 def write_record(out_dir: Path, kind: str, record: dict) -> bool:
     """Write ``data/<kind>/<id>.json`` unless it already holds exactly this; True if written."""
-    path = Path(out_dir) / kind / f"{record['id']}.json"
+    path = record_path(out_dir, kind, record["id"])
     text = record_text(record)
     if path.is_file() and path.read_text(encoding="utf-8") == text:
         return False
@@ -36,7 +55,7 @@ def write_record(out_dir: Path, kind: str, record: dict) -> bool:
 
 
 def read_record_json(out_dir: Path, kind: str, record_id: str) -> dict | None:
-    path = Path(out_dir) / kind / f"{record_id}.json"
+    path = record_path(out_dir, kind, record_id)
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
 
 

@@ -173,6 +173,9 @@ def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = 
     aliases = alias_index(table)
     fabrics, rules, none = interconnect_rules()
     version = str(rows[0].get("version", "")).lstrip("v") if rows else ""
+    if rows and not re.fullmatch(r"\d{1,3}(\.\d{1,3}){0,2}", version):  # it names files: 4.1, never ../..
+        raise InputError([InputProblem(summary, None, "/0/version",
+                                       f"{rows[0].get('version')!r} is not an MLPerf round number like v4.1")])
     suite_id = f"mlperf-inference-v{version}"
     source_id = f"mlperf-inference-v{version}-results"
     repo_url = SOURCES.get(version, (None, None))[0]
