@@ -37,6 +37,12 @@ def place(name: str, header: dict, data: Path) -> None:
     elif how == "symlink-loop":
         (data / "benchmarks" / "loop-a.json").symlink_to("loop-b.json")
         (data / "benchmarks" / "loop-b.json").symlink_to("loop-a.json")
+    elif how == "fifo":  # reading it would wait for a writer forever
+        os.mkfifo(data / "benchmarks" / "pipe.json")
+    elif how == "symlink-to-dev-zero":  # reading it would fill memory
+        (data / "benchmarks" / "zeros.json").symlink_to("/dev/zero")
+    elif how == "newline-in-file-name":
+        (data / "models" / "two\nlines.json").write_text('{"id": "two-lines", "name": "x"}')
     elif how == "fifty-megabyte-file":
         with open(data / "benchmarks" / "huge.json", "wb") as f:
             f.write(b'{"id": "huge", "notes": "' + b"x" * 50_000_000 + b'"}')

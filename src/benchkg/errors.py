@@ -26,7 +26,10 @@ class InputProblem:
     message: str
 
     def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line else f"{self.path}"
+        path = str(self.path)
+        if not path.isprintable():  # a newline in a file name must not split the message
+            path = path.encode("unicode_escape").decode("ascii")
+        where = f"{path}:{self.line}" if self.line else path
         field = f" {self.field}:" if self.field else ""
         return f"{where}:{field} {self.message}"
 

@@ -25,6 +25,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from .errors import InputError, InputProblem, QueryError, UsageError
+from .records import bounded_number
 from .resources import QUERIES_DIR
 from .schema import ID_PATTERN, KINDS
 from .vocab import DEFAULT_BASE, PREFIXES, SCHEMES, UNITS, concept_iri, record_iri, unit_iri
@@ -195,10 +196,13 @@ def term_for(param: Param, value: str, base: str = DEFAULT_BASE) -> str:
             if param.of == "unit":
                 return str(NamedNode(unit_iri(value)))
             return str(NamedNode(concept_iri(param.of, value))) if param.of else str(Literal(value))
-        if t == "integer":
-            return str(Literal(str(int(value)), datatype=NamedNode(XSD + "integer")))
-        if t == "decimal":
-            return str(Literal(format(Decimal(value), "f"), datatype=NamedNode(XSD + "decimal")))
+        if t in ("integer", "decimal"):  # bounded as record numbers are: 1e999999999 never reaches the store
+            number = bounded_number(value.strip())
+            if t == "integer":
+                if not isinstance(number, int):
+                    raise ValueError("not a whole number")
+                return str(Literal(str(number), datatype=NamedNode(XSD + "integer")))
+            return str(Literal(format(Decimal(number), "f"), datatype=NamedNode(XSD + "decimal")))
         if t == "boolean":
             if value.lower() not in BOOLEANS:
                 raise UsageError(f"parameter {param.name}: {value!r} is not a boolean; use true or false")

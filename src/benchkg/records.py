@@ -53,6 +53,48 @@ def _no_constant(name: str):
     raise _Reject("", f"{name} is not a number JSON allows; write a finite number or omit the field")
 
 
+#: the numbers the store holds exactly (Oxigraph: xsd:integer is 64-bit, xsd:decimal has 18 places and
+#: 20 integer digits); a number outside them would be stored ill-typed and skip every numeric check
+MAX_INTEGER_DIGITS = 18
+MAX_DECIMAL_PLACES = 18
+MAX_DECIMAL_DIGITS = 18  # before the point
+#: how deep a record may nest (the deepest benchkg field is 4 levels down)
+MAX_DEPTH = 64
+
+
+def bounded_number(text: str) -> int | Decimal:
+    """A JSON number as benchkg keeps it (an int, or an exact Decimal), if the store can hold it.
+
+    >>> bounded_number("72"), bounded_number("910621.36"), bounded_number("1.5e3")
+    (72, Decimal('910621.36'), Decimal('1.5E+3'))
+    >>> bounded_number("1e-999999999")
+    Traceback (most recent call last):
+    ValueError: 1e-999999999 has more than 18 decimal places; round it
+    """
+    if re.fullmatch(r"-?\d+", text):
+        if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
+            raise ValueError(f"{text[:24]}{'…' if len(text) > 24 else ''} has {len(text.lstrip('-'))} digits; "
+                             f"a whole number has at most {MAX_INTEGER_DIGITS}")
+        return int(text)
+    if len(text) > 64:
+        raise ValueError(f"{text[:24]}… is {len(text)} characters long; write the number with at most "
+                         f"{MAX_DECIMAL_PLACES} decimal places")
+    value = Decimal(text)  # the text is short: this cannot hang
+    sign, digits, exponent = value.as_tuple()
+    if isinstance(exponent, int) and exponent < -MAX_DECIMAL_PLACES:
+        raise ValueError(f"{text} has more than {MAX_DECIMAL_PLACES} decimal places; round it")
+    if value.adjusted() >= MAX_DECIMAL_DIGITS:
+        raise ValueError(f"{text} is too large (at most {MAX_DECIMAL_DIGITS} digits before the point)")
+    return value
+
+
+def _number(text: str):
+    try:
+        return bounded_number(text)
+    except ValueError as e:
+        raise _Reject("", str(e), None) from None
+
+
 _CONSTANT = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:\s*-?(?:NaN|Infinity)\b')
 
 
@@ -90,11 +132,16 @@ def parse_json(raw: bytes) -> dict:
     if not text.strip():
         raise _Reject("", "file is empty; a record is one JSON object", 1)
     try:
-        data = json.loads(text, parse_float=Decimal, parse_constant=_no_constant,
+        data = json.loads(text, parse_float=_number, parse_int=_number, parse_constant=_no_constant,
                           object_pairs_hook=_pairs)
     except json.JSONDecodeError as e:
         raise _Reject("", f"malformed JSON: {e.msg} (column {e.colno})", e.lineno)
+    except RecursionError:
+        raise _Reject("", f"nested too deep; a record nests at most {MAX_DEPTH} levels", 1) from None
     except _Reject as e:
+        if e.pointer == "" and e.line is None and not e.message.startswith(("duplicate key", "NaN", "Infinity", "-Infinity")):
+            e.pointer, e.line = _number_place(text, e.message.split(" ")[0].rstrip("…"))
+            raise
         if e.message.startswith("duplicate key"):
             key = e.message.split("'")[1]
             e.pointer, e.line = f"/{key}", _duplicate_line(text, key)
@@ -104,12 +151,22 @@ def parse_json(raw: bytes) -> dict:
     if not isinstance(data, dict):
         got = _JSON_TYPE.get(type(data), type(data).__name__)
         raise _Reject("", f"a record is one JSON object, not a JSON {got}", 1)
+    if _depth(data) > MAX_DEPTH:
+        raise _Reject("", f"nested too deep; a record nests at most {MAX_DEPTH} levels", 1)
     if "\\ud" in text.lower():  # only an escape makes a lone surrogate: UTF-8 cannot hold one
         pointer = _lone_surrogate(data)
         if pointer is not None:
             raise _Reject(pointer, "holds a lone UTF-16 surrogate (an escape like \\ud800 without its pair); "
                                    "it is not text: remove it or write the whole character", None)
     return data
+
+
+def _depth(value, limit: int = MAX_DEPTH + 1) -> int:
+    """How deep ``value`` nests (counted up to ``limit``)."""
+    if limit <= 0 or not isinstance(value, (dict, list)):
+        return 0
+    items = value.values() if isinstance(value, dict) else value
+    return 1 + max((_depth(v, limit - 1) for v in items), default=0)
 
 
 def _lone_surrogate(value, pointer: str = "") -> str | None:
@@ -130,6 +187,15 @@ def _lone_surrogate(value, pointer: str = "") -> str | None:
         if found is not None:
             return found
     return None
+
+
+def _number_place(text: str, start: str) -> tuple[str, int | None]:
+    """The key (as a pointer, like :func:`_constant_place`) and line of the first number in ``text``
+    that starts with ``start``."""
+    m = re.search(r'(?:"((?:[^"\\]|\\.)*)"\s*:\s*)?(?<![\w.])' + re.escape(start), text)
+    if not m:
+        return "", None
+    return ("/" + m.group(1) if m.group(1) is not None else ""), text.count("\n", 0, m.start()) + 1
 
 
 def _duplicate_line(text: str, key: str) -> int | None:
@@ -312,13 +378,26 @@ def record_names(data_dir: Path) -> list[tuple[str, str]]:
                 problems.append(InputProblem(entry / name, None, "", f"{name[:-5]!r} is not a record id (lower-case letters, "
                                              f"digits, '.' and '-', starting with a letter or digit: "
                                              f"{ID_PATTERN.pattern}); rename the file and its id"))
-            elif not item.is_file():  # a FIFO, a device (a link to /dev/zero), a folder: never read
-                problems.append(InputProblem(entry / name, None, "", "not a regular file; a record is a plain .json file"))
             else:
-                files.append((entry.name, name))
+                problem = _not_a_regular_file(item)
+                if problem:
+                    problems.append(InputProblem(entry / name, None, "", problem))
+                else:
+                    files.append((entry.name, name))
     if problems:
         raise InputError(problems)
     return files
+
+
+def _not_a_regular_file(item: os.DirEntry) -> str | None:
+    """What is wrong with a directory entry as a record file, if anything: only regular files (or
+    links to them) are read; a FIFO would wait forever, a link to /dev/zero would fill memory."""
+    try:
+        if item.is_file():
+            return None
+        return "is a directory, not a record file" if item.is_dir() else "not a regular file; a record is a plain .json file"
+    except OSError as e:  # a symlink loop
+        return f"cannot read: {e.strerror or e}"
 
 
 def record_files(data_dir: Path) -> list[tuple[str, Path]]:
