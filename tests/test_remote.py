@@ -10,13 +10,14 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
+from pyoxigraph import Store
 
 from benchkg.errors import StoreError
 from benchkg.queries import run_query
 from benchkg.remote import graph_payloads, push_graph, run_remote_query, run_remote_sparql, split_ntriples
 from benchkg.results import to_csv
 from benchkg.serve import make_server
-from benchkg.store import build_graph
+from benchkg.store import build_graph, close_store, store_dir_for
 
 from conftest import DATA, FIXTURES, cli
 from servers import Server, free_port
@@ -169,8 +170,10 @@ def test_401_names_the_variables_and_never_prints_the_secret(graph_data):
 
 
 def test_serve_answers_the_saved_queries_read_only(graph_data):
-    store = build_graph(graph_data, persist=False).store
-    server = make_server(store, port=0)
+    build_graph(graph_data)
+    close_store(store_dir_for(graph_data))
+    store = Store.read_only(str(store_dir_for(graph_data)))  # what serve's workers open
+    server = make_server(store_dir_for(graph_data), port=0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}/query"

@@ -190,6 +190,8 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
                                               help="At most N rows (0: all). A table shows 25 unless told."),
           offset: int = typer.Option(0, "--offset", min=0, help="Skip the first N rows."),
           title: Optional[str] = typer.Option(None, "--title", help="The chart's title (default: the query's summary)."),
+          allow_service: bool = typer.Option(False, "--allow-service",
+                                             help="Run a query that uses SERVICE (it fetches other URLs)."),
           data: Path = DataOpt):
     """Run a saved query with typed parameters. table and markdown are for people; csv, tsv and json
     (a list of objects) have short ids and plain numbers; sparql-json, sparql-csv, sparql-tsv and
@@ -199,12 +201,15 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
     Example: benchkg query leaderboard --param model=llama2-70b --param scenario=server --chart lb.png
     """
     from .caveats import format_caveats
-    from .queries import parse_params
+    from .queries import mentions_service, parse_params
     from .results import CHART_ROWS, FORMATS, TABLE_ROWS, to_table, window
 
     params = _run(lambda: parse_params(param))
     kg = _open(data, endpoint)
     saved = _run(lambda: _find(kg, name))
+    if not allow_service and mentions_service(saved.text):
+        _fail(f"{saved.path}: uses SERVICE, which makes this machine fetch another URL; "
+              "run it with --allow-service if you trust it", 2)
     if chart is not None:
         _run(lambda: _check_chart(kg, saved, chart))
     if not endpoint:
@@ -360,18 +365,36 @@ def push(endpoint: str = typer.Option(..., "--endpoint", envvar="BENCHKG_ENDPOIN
 @app.command()
 def serve(port: int = typer.Option(7878, "--port", help="Port to listen on."),
           host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (loopback by default)."),
+          timeout: float = typer.Option(30.0, "--timeout", help="Seconds a query may run before it is stopped."),
+          max_result_mb: float = typer.Option(64.0, "--max-result-mb", help="The largest answer, in MiB."),
+          workers: int = typer.Option(4, "--workers", help="Queries answered at once (each in its own process)."),
+          allow_service: bool = typer.Option(False, "--allow-service",
+                                             help="Allow SERVICE (federated queries fetch other URLs)."),
+          allow_host: List[str] = typer.Option([], "--allow-host",
+                                               help="Another Host name to answer to (loopback names always)."),
           data: Path = DataOpt):
     """Serve the embedded store as a read-only SPARQL endpoint (/query) with a query page (/).
 
-    Example: benchkg serve --port 7878
+    Each query runs in a process of its own with the store opened read-only, so a runaway query is
+    stopped at --timeout (or when its client goes away) without stopping the others, and the CLI can
+    build and query meanwhile. /query without a query is the service description.
+
+    Example: benchkg serve --port 7878 --timeout 10
     """
-    from .serve import make_server
+    from .serve import Limits, make_server
+    from .store import close_store, store_dir_for
 
     kg = _open(data)
     _build(kg)
-    server = make_server(kg.store, host, port)
+    path = store_dir_for(data)
+    del kg
+    close_store(path)  # the workers open it read-only; the CLI may open it meanwhile
+    limits = Limits(timeout=timeout, max_bytes=int(max_result_mb * 2**20), workers=workers,
+                    allow_service=allow_service, hosts=tuple(h.lower() for h in allow_host))
+    server = _run(lambda: make_server(path, host, port, limits))
     typer.echo(f"benchkg SPARQL endpoint on http://{host}:{server.server_address[1]}/query "
-               f"(query page at /); Ctrl-C stops it", err=True)
+               f"(query page at /; {timeout:g} s and {max_result_mb:g} MiB per query, {workers} at once); "
+               "Ctrl-C stops it", err=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

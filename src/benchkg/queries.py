@@ -241,6 +241,19 @@ def bind(text: str, terms: dict[str, str | None]) -> str:
     return _TOKEN.sub(swap, text)
 
 
+def mentions_service(text: str) -> bool:
+    """Whether a query uses ``SERVICE`` (outside strings, IRIs and comments): a federated query
+    makes the machine that runs it fetch another URL.
+
+    >>> mentions_service('SELECT * { SERVICE <http://169.254.169.254/> { ?s ?p ?o } }')
+    True
+    >>> mentions_service('SELECT * { ?s <http://x/SERVICE> "SERVICE" } # SERVICE')
+    False
+    """
+    code = _TOKEN.sub(lambda m: " " if not m.group("param") else m.group(0), text)
+    return re.search(r"(?i)\bSERVICE\b", code) is not None
+
+
 #: a parameter value that unsets a default: the parameter then matches anything
 ANY = "any"
 

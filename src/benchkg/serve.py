@@ -2,16 +2,41 @@
 
 GET or POST ``/query`` (SPARQL 1.1 Protocol: ``query=`` in the URL or a form, or an
 ``application/sparql-query`` body); answers in JSON, XML, CSV or TSV by the Accept header, and
-RDF for CONSTRUCT/DESCRIBE. Updates are refused. Queries see the union of the named graphs, as
-the saved queries expect. Bound to 127.0.0.1 unless told otherwise.
+RDF for CONSTRUCT/DESCRIBE; ``/query`` without a query answers the SPARQL 1.1 Service Description.
+Updates are refused. Queries see the union of the named graphs, as the saved queries expect.
+
+One query cannot take the endpoint down: each runs in a process of its own, forked from a clean
+fork server, which opens the store read-only (so ``serve`` holds no lock the CLI needs) and is killed
+when the query passes its time limit, when its answer passes the size limit, or when the client
+goes away. Queries run side by side, up to ``workers`` at once (no global lock). ``SERVICE`` (which
+would make this machine fetch any URL) is refused unless allowed. Requests must name this server in
+``Host`` (a page on another site cannot reach it through DNS rebinding); POSTs from another origin
+are refused; read-only GETs carry ``Access-Control-Allow-Origin: *``. Bound to 127.0.0.1 unless told
+otherwise.
 """
 from __future__ import annotations
 
+import errno
 import html
+import io
+import multiprocessing
+import select
+import socket
 import threading
+import time
 import urllib.parse
+from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from .errors import UsageError
+from .queries import mentions_service
+
+#: the limits, documented in the README and `benchkg serve --help`
+TIMEOUT_S = 30.0
+MAX_RESULT_BYTES = 64 * 1024 * 1024
+WORKERS = 4
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>benchkg SPARQL</title>
@@ -29,15 +54,104 @@ PREFIX qudt: <http://qudt.org/schema/qudt/>
 SELECT ?claim ?value ?unit WHERE {
   ?claim a bk:Benchmark ; bk:result ?r . ?r qudt:value ?value ; qudt:hasUnit ?unit .
 } ORDER BY DESC(?value) LIMIT 20"""
+RESULT_FORMATS = (("application/sparql-results+json", "JSON"), ("application/sparql-results+xml", "XML"),
+                  ("text/csv", "CSV"), ("text/tab-separated-values", "TSV"))
 
 
-def make_handler(store, lock: threading.Lock):
-    """A request handler class bound to ``store``."""
-    from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat, serialize
+@dataclass
+class Limits:
+    """What one query may use: seconds, bytes of answer, queries at once, SERVICE or not, and the
+    host names (beside loopback's) the server answers to."""
 
-    result_formats = [("application/sparql-results+json", QueryResultsFormat.JSON),
-                      ("application/sparql-results+xml", QueryResultsFormat.XML),
-                      ("text/csv", QueryResultsFormat.CSV), ("text/tab-separated-values", QueryResultsFormat.TSV)]
+    timeout: float = TIMEOUT_S
+    max_bytes: int = MAX_RESULT_BYTES
+    workers: int = WORKERS
+    allow_service: bool = False
+    hosts: tuple[str, ...] = field(default_factory=tuple)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class _Capped(io.RawIOBase):
+    """A bytes buffer that refuses to grow past ``limit``: serialising a huge answer stops early."""
+
+    def __init__(self, limit: int):
+        self.buffer, self.limit = bytearray(), limit
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        if len(self.buffer) + len(data) > self.limit:
+            raise _TooLarge()
+        self.buffer += data
+        return len(data)
+
+
+def _answer(conn, store_path: str, query: str, accept: str, fmt: str, max_bytes: int) -> None:
+    """In a worker process: run ``query`` on the store opened read-only, send (status, type, body)."""
+    from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat, Store, serialize
+
+    try:
+        store = Store.read_only(store_path)
+        result = store.query(query, use_default_graph_as_union=True)
+        out = _Capped(max_bytes)
+        if isinstance(result, (QuerySolutions, QueryBoolean)):
+            if fmt == "html":
+                out.write(_page(query, result).encode())
+                mime = "text/html; charset=utf-8"
+            else:
+                mime, name = next(((m, f) for m, f in RESULT_FORMATS if m in accept), RESULT_FORMATS[0])
+                result.serialize(output=out, format=getattr(QueryResultsFormat, name))
+        else:
+            rdf = RdfFormat.TURTLE if "turtle" in accept else RdfFormat.N_TRIPLES
+            serialize(result, output=out, format=rdf)
+            mime = rdf.media_type
+        conn.send((200, mime, bytes(out.buffer)))
+    except SyntaxError as e:
+        conn.send((400, "text/plain; charset=utf-8", f"query does not parse: {e}".encode()))
+    except _TooLarge:
+        conn.send((422, "text/plain; charset=utf-8",
+                   f"the answer is larger than {max_bytes / 2**20:,.0f} MiB (benchkg serve --max-result-mb); "
+                   "ask for less: add a LIMIT or fewer columns".encode()))
+    except (OSError, RuntimeError) as e:  # a build writing the store right now
+        conn.send((503, "text/plain; charset=utf-8", f"the store cannot be read now ({e}); try again".encode()))
+
+
+def _page(query: str, result) -> str:
+    from pyoxigraph import QueryBoolean
+
+    if isinstance(result, QueryBoolean):
+        table = f"<p>{bool(result)}</p>"
+    else:
+        names = [v.value for v in result.variables]
+        rows = "".join("<tr>" + "".join(f"<td>{html.escape(s[n].value) if s[n] is not None else ''}</td>"
+                                         for n in names) + "</tr>" for s in result)
+        table = "<table><tr>" + "".join(f"<th>{html.escape(n)}</th>" for n in names) + f"</tr>{rows}</table>"
+    return PAGE.format(query=html.escape(query), result=table)
+
+
+def service_description(endpoint: str) -> bytes:
+    """The SPARQL 1.1 Service Description of the endpoint, as Turtle.
+
+    >>> b"sd:endpoint <http://127.0.0.1:7878/query>" in service_description("http://127.0.0.1:7878/query")
+    True
+    """
+    formats = " ".join(f"<http://www.w3.org/ns/formats/{f}>" for f in ("SPARQL_Results_JSON", "SPARQL_Results_XML",
+                                                                         "SPARQL_Results_CSV", "SPARQL_Results_TSV",
+                                                                         "N-Triples", "Turtle"))
+    return (f"@prefix sd: <http://www.w3.org/ns/sparql-service-description#> .\n"
+            f"[] a sd:Service ;\n    sd:endpoint <{endpoint}> ;\n    sd:supportedLanguage sd:SPARQL11Query ;\n"
+            f"    sd:feature sd:UnionDefaultGraph ;\n    sd:resultFormat {', '.join(formats.split())} .\n").encode()
+
+
+def make_handler(store_path: Path, limits: Limits):
+    """A request handler class answering from the store at ``store_path`` within ``limits``."""
+    context = multiprocessing.get_context("forkserver")  # children forked from a clean, single-threaded process
+    context.set_forkserver_preload(["benchkg.serve", "pyoxigraph"])  # so a query starts in milliseconds
+    slots = threading.BoundedSemaphore(limits.workers)
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "benchkg"
@@ -45,76 +159,138 @@ def make_handler(store, lock: threading.Lock):
         def log_message(self, fmt, *args):  # quiet: one line per request is noise here
             pass
 
-        def _send(self, status: int, body: bytes, ctype: str) -> None:
+        def _send(self, status: int, body: bytes, ctype: str, extra: dict | None = None) -> None:
             self.send_response(status)
             self.send_header("Content-Type", ctype)
             self.send_header("Content-Length", str(len(body)))
+            for name, value in (extra or {}).items():
+                self.send_header(name, value)
             self.end_headers()
             self.wfile.write(body)
 
-        def _error(self, status: HTTPStatus, message: str) -> None:
+        def _error(self, status: int, message: str) -> None:
             self._send(status, message.encode(), "text/plain; charset=utf-8")
 
+        def _names(self) -> set[str]:
+            port = self.server.server_address[1]
+            hosts = {"127.0.0.1", "localhost", "[::1]", self.server.server_address[0], *limits.hosts}
+            return {f"{h}:{port}" for h in hosts} | set(limits.hosts)
+
+        def _checked(self, post: bool) -> bool:
+            """Host names this server; a POST comes from no other origin. Answers and False if not."""
+            host = self.headers.get("Host")
+            if host is not None and host.lower() not in self._names():
+                self._error(HTTPStatus.MISDIRECTED_REQUEST, f"this server does not answer for {host!r} "
+                                                            "(benchkg serve --allow-host NAME to add a name)")
+                return False
+            origin = self.headers.get("Origin")
+            if post and origin and urllib.parse.urlsplit(origin).netloc.lower() not in self._names():
+                self._error(HTTPStatus.FORBIDDEN, f"POST from {origin} refused: use GET (allowed from any origin)")
+                return False
+            return True
+
+        def do_OPTIONS(self):  # CORS preflight: read-only GETs only
+            if self._checked(False):
+                self._send(204, b"", "text/plain", {"Access-Control-Allow-Origin": "*",
+                                                   "Access-Control-Allow-Methods": "GET",
+                                                   "Access-Control-Allow-Headers": "Accept"})
+
         def do_GET(self):
+            if not self._checked(False):
+                return
             url = urllib.parse.urlsplit(self.path)
             params = urllib.parse.parse_qs(url.query)
             if url.path in ("/", "/index.html"):
-                page = PAGE.format(query=html.escape(EXAMPLE), result="")
-                return self._send(200, page.encode(), "text/html; charset=utf-8")
+                return self._send(200, PAGE.format(query=html.escape(EXAMPLE), result="").encode(),
+                                  "text/html; charset=utf-8")
             if url.path != "/query":
                 return self._error(HTTPStatus.NOT_FOUND, "not found: the SPARQL endpoint is /query")
             if "query" not in params:
-                return self._error(HTTPStatus.BAD_REQUEST, "missing query parameter")
-            self._answer(params["query"][0], params.get("format", [""])[0])
+                endpoint = f"http://{self.headers.get('Host') or '127.0.0.1'}/query"
+                return self._send(200, service_description(endpoint), "text/turtle; charset=utf-8",
+                                  {"Access-Control-Allow-Origin": "*"})
+            self._run(params["query"][0], params.get("format", [""])[0], {"Access-Control-Allow-Origin": "*"})
 
         def do_POST(self):
+            if not self._checked(True):
+                return
             url = urllib.parse.urlsplit(self.path)
             if url.path == "/update":
                 return self._error(HTTPStatus.FORBIDDEN, "this endpoint is read-only")
             if url.path != "/query":
                 return self._error(HTTPStatus.NOT_FOUND, "not found: the SPARQL endpoint is /query")
             length = int(self.headers.get("Content-Length") or 0)
+            if length > 1_000_000:
+                return self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "a query is at most 1 MB")
             body = self.rfile.read(length).decode("utf-8", "replace")
             ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip()
             if ctype == "application/sparql-query":
-                return self._answer(body, "")
+                return self._run(body, "")
             form = urllib.parse.parse_qs(body)
             if "update" in form:
                 return self._error(HTTPStatus.FORBIDDEN, "this endpoint is read-only")
             if "query" not in form:
                 return self._error(HTTPStatus.BAD_REQUEST, "missing query parameter")
-            self._answer(form["query"][0], form.get("format", [""])[0])
+            self._run(form["query"][0], form.get("format", [""])[0])
 
-        def _answer(self, query: str, fmt: str) -> None:
-            accept = self.headers.get("Accept") or ""
+        def _client_gone(self) -> bool:
+            readable, _, _ = select.select([self.connection], [], [], 0)
+            if not readable:
+                return False
             try:
-                with lock:
-                    result = store.query(query, use_default_graph_as_union=True)
-                    if isinstance(result, (QuerySolutions, QueryBoolean)):
-                        if fmt == "html":
-                            return self._page(query, result)
-                        mime, rf = next(((m, f) for m, f in result_formats if m in accept), result_formats[0])
-                        return self._send(200, result.serialize(format=rf), mime)
-                    triples = list(result)
-                    rdf = RdfFormat.TURTLE if "turtle" in accept else RdfFormat.N_TRIPLES
-                    return self._send(200, serialize(triples, format=rdf) or b"", rdf.media_type)
-            except SyntaxError as e:
-                return self._error(HTTPStatus.BAD_REQUEST, f"query does not parse: {e}")
+                return self.connection.recv(1, socket.MSG_PEEK) == b""
+            except OSError:
+                return True
 
-        def _page(self, query, result) -> None:
-            if isinstance(result, QueryBoolean):
-                table = f"<p>{bool(result)}</p>"
-            else:
-                names = [v.value for v in result.variables]
-                rows = "".join("<tr>" + "".join(f"<td>{html.escape(s[n].value) if s[n] is not None else ''}</td>"
-                                                 for n in names) + "</tr>" for s in result)
-                table = "<table><tr>" + "".join(f"<th>{html.escape(n)}</th>" for n in names) + f"</tr>{rows}</table>"
-            page = PAGE.format(query=html.escape(query), result=table)
-            self._send(200, page.encode(), "text/html; charset=utf-8")
+        def _run(self, query: str, fmt: str, extra: dict | None = None) -> None:
+            if not limits.allow_service and mentions_service(query):
+                return self._error(HTTPStatus.BAD_REQUEST, "SERVICE is refused: it would make this machine fetch "
+                                                           "another URL (benchkg serve --allow-service allows it)")
+            deadline = time.monotonic() + limits.timeout
+            if not slots.acquire(timeout=limits.timeout):
+                return self._error(HTTPStatus.SERVICE_UNAVAILABLE, "busy: every worker is answering; try again")
+            try:
+                receive, send = context.Pipe(duplex=False)
+                worker = context.Process(target=_answer, daemon=True,
+                                         args=(send, str(store_path), query, self.headers.get("Accept") or "", fmt,
+                                               limits.max_bytes))
+                worker.start()
+                send.close()
+                try:
+                    while not receive.poll(0.05):
+                        if time.monotonic() > deadline:
+                            return self._error(HTTPStatus.SERVICE_UNAVAILABLE,
+                                               f"the query was stopped after {limits.timeout:g} s "
+                                               "(benchkg serve --timeout); ask for less")
+                        if self._client_gone():
+                            return None
+                        if not worker.is_alive() and not receive.poll(0):
+                            return self._error(HTTPStatus.INTERNAL_SERVER_ERROR, "the query failed (its worker ended)")
+                    try:
+                        status, mime, body = receive.recv()
+                    except EOFError:
+                        return self._error(HTTPStatus.INTERNAL_SERVER_ERROR, "the query failed (its worker ended)")
+                    return self._send(status, body, mime, extra if status == 200 else None)
+                finally:
+                    if worker.is_alive():
+                        worker.kill()  # past its time, its client gone, or done: never left running
+                    worker.join()
+                    receive.close()
+            finally:
+                slots.release()
 
     return Handler
 
 
-def make_server(store, host: str = "127.0.0.1", port: int = 7878) -> ThreadingHTTPServer:
-    """A server for ``store`` (call ``serve_forever()``; port 0 picks a free one)."""
-    return ThreadingHTTPServer((host, port), make_handler(store, threading.Lock()))
+def make_server(store_path: Path, host: str = "127.0.0.1", port: int = 7878,
+                limits: Limits | None = None) -> ThreadingHTTPServer:
+    """A server for the on-disk store at ``store_path`` (call ``serve_forever()``; port 0 picks a
+    free one). The store is only ever opened read-only, per query."""
+    limits = limits or Limits()
+    try:
+        server = ThreadingHTTPServer((host, port), make_handler(Path(store_path), limits))
+    except OSError as e:
+        raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}"
+                         + ("; another program uses the port: choose one with --port" if e.errno == errno.EADDRINUSE else "")) from None
+    server.daemon_threads = True
+    return server

@@ -99,6 +99,15 @@ def open_store(path: Path | None) -> Store:
     return store
 
 
+def close_store(path: Path) -> None:
+    """Let go of the on-disk store at ``path`` (it closes once nothing else holds it), so other
+    processes may open it: ``benchkg serve`` after its build."""
+    import gc
+
+    _OPEN.pop(str(Path(path).absolute()), None)
+    gc.collect()
+
+
 @dataclass
 class BuildResult:
     """What a build did."""
