@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
@@ -249,3 +250,22 @@ def test_a_failed_run_leaves_the_previous_site_untouched(tmp_path, monkeypatch):
     assert result.exit_code != 0
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_the_same_input_gives_the_same_site_and_export_byte_for_byte(seed_site, tmp_path):
+    """Another copy of the same data, another store, another run: every file of the site (charts,
+    "referred to by" lists of records with equal labels…) and the export are the same bytes."""
+    copy = tmp_path / "again" / "data"
+    shutil.copytree(DATA, copy)
+    out = tmp_path / "site"
+    assert cli("site", "-o", out, "--data", copy, "--endpoint", "http://127.0.0.1:7878/query").exit_code == 0
+    first = {p.relative_to(seed_site): p.read_bytes() for p in seed_site.rglob("*") if p.is_file()}
+    second = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert first.keys() == second.keys() and len(first) > 1000
+    assert [str(p) for p in first if first[p] != second[p]] == []
+    exports = []
+    for n, data in enumerate((DATA, copy)):
+        target = tmp_path / f"export-{n}.trig"
+        assert cli("export", "-o", target, "--data", data).exit_code == 0
+        exports.append(target.read_bytes())
+    assert exports[0] == exports[1]

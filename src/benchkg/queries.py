@@ -92,7 +92,12 @@ def parse_query_file(path: Path) -> SavedQuery:
 
     :raises QueryError: for a header line that cannot be read.
     """
-    text = Path(path).read_text(encoding="utf-8")
+    raw = Path(path).read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError([InputProblem(Path(path), raw[: e.start].count(b"\n") + 1, "",
+                                       f"not valid UTF-8 (byte 0x{raw[e.start]:02x}); save the query as UTF-8")]) from None
     query = SavedQuery(Path(path).stem, Path(path), text)
     for n, line in enumerate(text.splitlines(), 1):
         m = _HEADER.match(line)

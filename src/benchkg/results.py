@@ -388,6 +388,9 @@ def to_chart(results: Results, path, label: str, value: str, title: str = "", li
     from .export import write_atomic
 
     buffer = io.BytesIO()
-    fig.savefig(buffer, format=Path(path).suffix.lstrip(".").lower())
+    fmt = Path(path).suffix.lstrip(".").lower()
+    # the same chart, the same bytes: no date in the file, SVG ids from a fixed salt
+    with plt.rc_context({"svg.hashsalt": "benchkg"}):
+        fig.savefig(buffer, format=fmt, metadata={"Date": None} if fmt in ("svg", "pdf") else {"Software": None})
     plt.close(fig)
     write_atomic(Path(path), buffer.getvalue())

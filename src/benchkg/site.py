@@ -31,6 +31,7 @@ from pathlib import Path
 from . import conneg, jsonld
 from .datarepo import layout_for
 from .errors import UsageError
+from .export import current_umask, remove_stale_temporaries
 from .pages import esc, findings_list, gotcha_list, link, page, search_form, table
 from .queries import saved_queries
 from .resources import ASSETS_DIR, CONTEXT_FILE, ONTOLOGY_FILE
@@ -300,7 +301,7 @@ def _referred_by(g: _Graph, r: _Renderer, iri: str) -> str:
     parts = []
     for kind in KINDS:
         if kind in by_kind:
-            items = sorted(by_kind[kind], key=lambda s: g.labels.get(s, s))
+            items = sorted(by_kind[kind], key=lambda s: (g.labels.get(s, s), s))  # equal labels: by IRI
             lis = "".join(f"<li>{r.term(NamedNode(s))}</li>" for s in items)
             summary = f"{len(items)} {kind}"
             open_ = " open" if len(items) <= 25 else ""
@@ -515,16 +516,18 @@ def build_site(store, data_dir: Path, out: Path, *, base: str = DEFAULT_BASE, en
         raise UsageError(f"{out} exists and is not a benchkg site; choose an empty or new folder "
                          f"(benchkg only replaces folders it wrote, marked by {MARKER})")
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-"))
+    remove_stale_temporaries(out.parent, f".{out.name}.tmp-")  # left by a killed run
+    remove_stale_temporaries(out.parent, f".{out.name}.old-")
+    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-{os.getpid()}-"))
     try:
-        os.chmod(tmp, 0o777 & ~_umask())  # mkdtemp makes it 0700
+        os.chmod(tmp, 0o777 & ~current_umask())  # mkdtemp makes it 0700
         saved = saved_queries(layout_for(data_dir).query_dirs)
         report = _write(store, tmp, base, endpoint, findings, progress, saved)
         (tmp / ".htaccess").write_text(conneg.site_rules(), encoding="utf-8")
         (tmp / "w3id.htaccess").write_text(conneg.w3id_rules(published_at), encoding="utf-8")
         (tmp / MARKER).write_text("written by benchkg site; replaced by the next run\n", encoding="utf-8")
         if out.exists():
-            old = out.with_name(f".{out.name}.old-{os.getpid()}")
+            old = out.with_name(f".{out.name}.old-{os.getpid()}-")
             out.rename(old)
             tmp.rename(out)
             shutil.rmtree(old)
@@ -540,13 +543,6 @@ def build_site(store, data_dir: Path, out: Path, *, base: str = DEFAULT_BASE, en
             report.files += 1
             report.bytes += path.stat().st_size
     return report
-
-
-def _umask() -> int:
-    """The process's umask (reading it means setting it; it is set straight back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def _kind_container(g: _Graph, kind: str, iris: list[str]) -> list:
