@@ -67,6 +67,49 @@ def store_dir_for(data_dir: Path) -> Path:
 #: the on-disk stores this process has open, by folder: RocksDB lets a process open a folder once,
 #: so a second build, query or ``benchkg.open`` of the same data in one process shares the store
 _OPEN: dict[str, Store] = {}
+#: the lock file each open store holds (``.benchkg/lock``): other processes wait their turn
+_LOCKS: dict[str, object] = {}
+#: how long a command waits for another benchkg to let go of the store (BENCHKG_LOCK_WAIT seconds)
+LOCK_WAIT_S = 600.0
+
+
+def _take_lock(path: Path):
+    """Wait for, and take, the store's lock: one process at a time opens a store read-write (RocksDB
+    allows no more); the others wait, saying so once, instead of failing. ``benchkg serve`` reads
+    without it."""
+    import fcntl
+    import time
+
+    lock = open(path.parent / "lock", "a+", encoding="utf-8")
+    wait = float(os.environ.get("BENCHKG_LOCK_WAIT", LOCK_WAIT_S))
+    deadline, told = time.monotonic() + wait, False
+    while True:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except BlockingIOError:
+            lock.seek(0)
+            holder = lock.read().strip() or "another benchkg"
+            if time.monotonic() >= deadline:
+                lock.close()
+                raise StoreError(f"{holder} is using the store at {path} (waited {wait:g} s); let it finish and "
+                                 "run the command again (BENCHKG_LOCK_WAIT=SECONDS waits longer); the store is fine") from None
+            if not told:
+                print(f"waiting for {holder} to let go of the store at {path}…", file=sys.stderr, flush=True)
+                told = True
+            time.sleep(0.05)
+    lock.seek(0)
+    lock.truncate()
+    lock.write(f"pid {os.getpid()} ({' '.join(['benchkg', *sys.argv[1:2]]) if sys.argv else 'benchkg'})")
+    lock.flush()
+    return lock
+
+
+def _release(key: str) -> None:
+    _OPEN.pop(key, None)
+    lock = _LOCKS.pop(key, None)
+    if lock is not None:
+        lock.close()  # closing the file lets go of the lock
 
 
 def open_store(path: Path | None) -> Store:
@@ -75,12 +118,16 @@ def open_store(path: Path | None) -> Store:
     if path is None:
         return Store()
     for key in [k for k, store in _OPEN.items() if sys.getrefcount(store) <= 3 or not Path(k, "CURRENT").exists()]:
-        del _OPEN[key]  # nothing else holds it (the table, the loop and the call hold 3), or its folder is gone
+        _release(key)  # nothing else holds it (the table, the loop and the call hold 3), or its folder is gone
     key = str(Path(path).absolute())
     if key in _OPEN:
         return _OPEN[key]
     try:
         path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise StoreError(f"cannot create the store at {path}: {e.strerror or e}") from None
+    lock = _take_lock(path)
+    try:
         try:
             store = Store(str(path))
         except OSError as e:
@@ -93,9 +140,14 @@ def open_store(path: Path | None) -> Store:
             gc.collect()
             store = Store(str(path))
     except OSError as e:
-        raise StoreError(f"cannot open the store at {path}: {e}. Is another benchkg using it? "
-                         f"If not, delete {path} and run `benchkg build`.") from e
+        lock.close()
+        if "lock" in str(e).lower():  # RocksDB's own lock: a process that does not take ours
+            raise StoreError(f"cannot open the store at {path}: another program has it open ({e}); "
+                             "let it finish and run the command again") from e
+        raise StoreError(f"cannot open the store at {path}: {e}; it is damaged: delete {path} and run "
+                         "`benchkg build`") from e
     _OPEN[key] = store
+    _LOCKS[key] = lock
     return store
 
 
@@ -104,7 +156,7 @@ def close_store(path: Path) -> None:
     processes may open it: ``benchkg serve`` after its build."""
     import gc
 
-    _OPEN.pop(str(Path(path).absolute()), None)
+    _release(str(Path(path).absolute()))
     gc.collect()
 
 

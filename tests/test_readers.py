@@ -1,0 +1,51 @@
+"""Readers at once: commands that open the same store take turns instead of failing (RocksDB lets
+one process open it), a command that waits says so once, one that gives up says who holds the store
+and never advises deleting it; `benchkg serve` holds nothing (tests/test_serve.py)."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import DATA
+
+BENCHKG = [sys.executable, "-m", "benchkg.cli"]
+ASK = ["query", "accelerator-fabrics", "--format", "csv"]
+
+
+@pytest.fixture
+def data(tmp_path):
+    folder = tmp_path / "data"
+    shutil.copytree(DATA, folder)
+    assert subprocess.run([*BENCHKG, "build", "--data", str(folder)], capture_output=True).returncode == 0
+    return folder
+
+
+def test_three_queries_at_once_all_answer_the_same(data):
+    procs = [subprocess.Popen([*BENCHKG, *ASK, "--data", str(data)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for _ in range(3)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], [err.decode()[-300:] for _, err in outs]
+    assert len({out for out, _ in outs}) == 1 and outs[0][0].count(b"\n") > 20
+
+
+def test_a_command_that_gives_up_says_who_holds_the_store(data):
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time; from pathlib import Path; from benchkg.store import open_store, store_dir_for; "
+        f"s = open_store(store_dir_for(Path({str(data)!r}))); print('open', flush=True); time.sleep(30)")],
+        stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout.readline().strip() == b"open"
+        env = {**os.environ, "BENCHKG_LOCK_WAIT": "1"}
+        late = subprocess.run([*BENCHKG, *ASK, "--data", str(data)], capture_output=True, text=True, env=env, timeout=60)
+        assert late.returncode == 2, late.stderr
+        assert f"pid {holder.pid}" in late.stderr and "the store is fine" in late.stderr
+        assert "delete" not in late.stderr and "waiting for" in late.stderr
+    finally:
+        holder.kill()
+        holder.wait()
+    after = subprocess.run([*BENCHKG, *ASK, "--data", str(data)], capture_output=True, text=True, timeout=300)
+    assert after.returncode == 0 and "waiting" not in after.stderr  # the lock went with the process
