@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test test-tools install clean bench bench-import bench-data site
+.PHONY: demo test test-tools install clean bench bench-import bench-data bench-serve site
 
 $(BIN)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "benchkg needs Python >= 3.11")'
@@ -43,3 +43,6 @@ bench-import: install
 
 bench-data: install
 	$(BIN)/python tests/bench/data_bench.py
+
+bench-serve: install
+	$(BIN)/python tests/bench/serve_bench.py

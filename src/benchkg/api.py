@@ -215,9 +215,10 @@ class KnowledgeGraph:
     def export(self, path: str | Path, format: str | None = None) -> Path:
         """Write the graph to ``path`` (Turtle, N-Triples, TriG, N-Quads or JSON-LD, by the file name
         unless ``format`` says); returns the path."""
-        from .export import export_graph, format_from_path
+        from .export import export_graph, format_from_path, refuse_inside
 
         format_from_path(Path(path), format)
+        refuse_inside(Path(path), self.data)
         export_graph(self.store, Path(path), format, self.base)
         return Path(path)
 

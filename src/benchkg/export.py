@@ -95,6 +95,18 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
+def refuse_inside(out: Path, data_dir: Path) -> None:
+    """An output inside the records folder would be read as records (or clobber them): refused.
+
+    >>> refuse_inside(Path("site"), Path("data"))
+    >>> refuse_inside(Path("data/site"), Path("data"))
+    Traceback (most recent call last):
+    benchkg.errors.UsageError: data/site is inside the data folder data; write it somewhere else
+    """
+    if Path(data_dir).resolve() in (Path(out).resolve(), *Path(out).resolve().parents):
+        raise UsageError(f"{out} is inside the data folder {data_dir}; write it somewhere else")
+
+
 def current_umask() -> int:
     """The process's umask (reading it means setting it; it is set straight back)."""
     mask = os.umask(0o022)

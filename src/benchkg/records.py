@@ -329,7 +329,10 @@ def read_record(path: Path, kind: str) -> Record:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             fail([("", f"file is {size / 1e6:.1f} MB; a record must be under {MAX_FILE_BYTES // 1_000_000} MB", None)])
-        raw = path.read_bytes()
+        with open(path, "rb") as f:  # the limit holds while reading too (a file that grows, a device)
+            raw = f.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            fail([("", f"file is over {MAX_FILE_BYTES // 1_000_000} MB; a record must be under {MAX_FILE_BYTES // 1_000_000} MB", None)])
     except OSError as e:
         fail([("", f"cannot read: {e.strerror or e}", None)])
     try:

@@ -31,7 +31,7 @@ from pathlib import Path
 from . import conneg, jsonld
 from .datarepo import layout_for
 from .errors import UsageError
-from .export import current_umask, remove_stale_temporaries
+from .export import current_umask, refuse_inside, remove_stale_temporaries
 from .pages import esc, findings_list, gotcha_list, link, page, search_form, table
 from .queries import saved_queries
 from .resources import ASSETS_DIR, CONTEXT_FILE, ONTOLOGY_FILE
@@ -512,6 +512,7 @@ def build_site(store, data_dir: Path, out: Path, *, base: str = DEFAULT_BASE, en
     :raises UsageError: when ``out`` exists and is not a benchkg site (it is never replaced then).
     """
     out = Path(out)
+    refuse_inside(out, data_dir)
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists())):
         raise UsageError(f"{out} exists and is not a benchkg site; choose an empty or new folder "
                          f"(benchkg only replaces folders it wrote, marked by {MARKER})")

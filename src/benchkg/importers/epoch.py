@@ -29,6 +29,10 @@ def _num(text: str, scale: float = 1.0):
     return int(value) if value == int(value) else value
 
 
+#: Epoch's hardware table is ~100 kB; anything near this is another file
+MAX_CSV_BYTES = 50_000_000
+
+
 def import_epoch(csv_path: Path, out_dir: Path, report: ImportReport | None = None) -> ImportReport:
     """Add Epoch specs (memory, bandwidth, TDP, peak TFLOP/s by format, release date) to the
     accelerator records that exist in ``out_dir`` or that the reviewed table names.
@@ -37,6 +41,11 @@ def import_epoch(csv_path: Path, out_dir: Path, report: ImportReport | None = No
     """
     csv_path, out_dir = Path(csv_path), Path(out_dir)
     report = report or ImportReport()
+    if not csv_path.is_file():  # a folder, a FIFO or /dev/zero: nothing to read, or reading never ends
+        raise InputError([InputProblem(csv_path, None, "", "not a regular file; pass Epoch's ml_hardware.csv")])
+    if csv_path.stat().st_size > MAX_CSV_BYTES:
+        raise InputError([InputProblem(csv_path, None, "", f"{csv_path.stat().st_size / 1e6:,.0f} MB is not Epoch's "
+                                       f"ml_hardware.csv (under {MAX_CSV_BYTES // 10**6} MB)")])
     try:
         with open(csv_path, newline="", encoding="utf-8") as f:  # quoted newlines: a real CSV parser
             rows = list(csv.DictReader(f))

@@ -1,0 +1,63 @@
+"""`make bench-serve`: what answering each query in a process of its own costs on the real data/:
+the median latency of a small query and of the leaderboard through `benchkg serve` against the same
+queries run in-process, and how soon a cartesian query is stopped at a 5 s limit while a small one
+is answered beside it."""
+import shutil
+import statistics
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+SMALL = "SELECT (COUNT(*) AS ?n) WHERE { ?s a <https://w3id.org/benchkg/ontology#Benchmark> }"
+CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+
+
+def timed(fn, n=20):
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def ask(url, query):
+    try:
+        return urllib.request.urlopen(url + "?query=" + urllib.parse.quote(query), timeout=120).status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+if __name__ == "__main__":
+    from benchkg.queries import bound_text, find_query
+    from benchkg.serve import Limits, make_server
+    from benchkg.store import build_graph, close_store, open_store, store_dir_for
+
+    d = Path(tempfile.mkdtemp()) / "data"
+    shutil.copytree("data", d, ignore=shutil.ignore_patterns(".benchkg"))
+    build_graph(d)
+    store = open_store(store_dir_for(d))
+    leaderboard = bound_text(find_query("leaderboard"), {"model": "llama2-70b", "scenario": "server"})
+    for name, q in (("small", SMALL), ("leaderboard", leaderboard)):
+        print(f"in-process {name}: {timed(lambda: list(store.query(q, use_default_graph_as_union=True))) * 1000:.0f} ms")
+    del store
+    close_store(store_dir_for(d))
+    server = make_server(store_dir_for(d), port=0, limits=Limits(timeout=5))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/query"
+    ask(url, SMALL)  # the fork server starts
+    for name, q in (("small", SMALL), ("leaderboard", leaderboard)):
+        print(f"serve {name}: {timed(lambda: ask(url, q)) * 1000:.0f} ms")
+    t = time.perf_counter()
+    out = {}
+    slow = threading.Thread(target=lambda: out.update(status=ask(url, CARTESIAN)))
+    slow.start()
+    time.sleep(1)
+    beside = timed(lambda: ask(url, SMALL), 5)
+    slow.join()
+    print(f"cartesian stopped: HTTP {out['status']} after {time.perf_counter() - t:.1f} s (limit 5 s); "
+          f"a small query beside it: {beside * 1000:.0f} ms")
+    server.shutdown()
