@@ -234,8 +234,9 @@ def make_handler(store_path: Path, limits: Limits):
             self._run(form["query"][0], form.get("format", [""])[0])
 
         def _client_gone(self) -> bool:
-            readable, _, _ = select.select([self.connection], [], [], 0)
-            if not readable:
+            poller = select.poll()  # not select(): it fails on descriptors past 1023
+            poller.register(self.connection, select.POLLIN | select.POLLHUP)
+            if not poller.poll(0):
                 return False
             try:
                 return self.connection.recv(1, socket.MSG_PEEK) == b""

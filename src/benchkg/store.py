@@ -117,9 +117,13 @@ def open_store(path: Path | None) -> Store:
     ``None`` gives an in-memory store."""
     if path is None:
         return Store()
-    for key in [k for k, store in _OPEN.items() if sys.getrefcount(store) <= 3 or not Path(k, "CURRENT").exists()]:
-        _release(key)  # nothing else holds it (the table, the loop and the call hold 3), or its folder is gone
     key = str(Path(path).absolute())
+    if _OPEN and key not in _OPEN:
+        import gc
+
+        gc.collect()  # a store another open left in a reference cycle is then free to close
+    for old in [k for k in _OPEN if sys.getrefcount(_OPEN[k]) <= 2 or not Path(k, "CURRENT").exists()]:
+        _release(old)  # nothing else holds it (the table and the call's argument are 2), or its folder is gone
     if key in _OPEN:
         return _OPEN[key]
     try:
