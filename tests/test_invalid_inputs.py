@@ -10,7 +10,7 @@ import pytest
 
 from benchkg.store import open_store, store_dir_for
 
-from conftest import FIXTURES, cli
+from conftest import DATA, FIXTURES, cli
 
 INVALID = FIXTURES / "invalid"
 CASES = sorted(p.name[: -len(".expected")] for p in INVALID.glob("*.expected"))
@@ -65,6 +65,28 @@ def test_corpus_is_large_and_complete():
     generated = {n for n in CASES if read_expected(n)[0].get("generate")}
     assert len(CASES) >= 30
     assert inputs | generated == set(CASES), "every fixture needs its .expected file and vice versa"
+
+
+@pytest.fixture(scope="module")
+def built_seed(tmp_path_factory) -> Path:
+    """The seed data built once: each case copies it with its store (a no-op build then)."""
+    import shutil
+
+    from benchkg.store import close_store
+
+    root = tmp_path_factory.mktemp("built-seed")
+    shutil.copytree(DATA, root / "data")
+    assert cli("build", "--data", root / "data").exit_code == 0
+    close_store(store_dir_for(root / "data"))
+    return root
+
+
+@pytest.fixture
+def data_copy(built_seed, tmp_path) -> Path:
+    import shutil
+
+    shutil.copytree(built_seed, tmp_path / "case")  # data/ and .benchkg/ beside it, mtimes kept
+    return tmp_path / "case" / "data"
 
 
 @pytest.mark.parametrize("name", CASES)
