@@ -63,7 +63,7 @@ def snapshot(data: Path) -> set[str]:
 def test_corpus_is_large_and_complete():
     inputs = {p.stem for p in INVALID.glob("*.json")}
     generated = {n for n in CASES if read_expected(n)[0].get("generate")}
-    assert len(CASES) >= 30
+    assert len(CASES) >= 100
     assert inputs | generated == set(CASES), "every fixture needs its .expected file and vice versa"
 
 
