@@ -22,22 +22,21 @@ _ID = ID_PATTERN.pattern.strip("^$")
 #: the media types a client may ask for -> the file that answers, per resource (html is the default).
 MEDIA = (("text/turtle", "ttl"), ("application/ld\\+json", "jsonld"))
 
-#: where each kind of IRI finds its documents: path pattern -> the file stem (``$1``, ``$2`` the groups).
+#: where each kind of IRI finds its documents: path pattern, the stem of its .ttl and .jsonld, its HTML
+#: page (``$1``, ``$2`` the pattern's groups)
 RESOURCES = (
-    (f"^id/([a-z]+)/({_ID})/?$", "id/$1/$2/index"),                  # a record
-    ("^id/([a-z]+)/?$", "id/$1/index"),                             # a kind index
-    ("^ontology/?$", "ontology/benchkg"),                           # the ontology (its terms are #fragments)
+    (f"^id/([a-z]+)/({_ID})/?$", "id/$1/$2/index", "id/$1/$2/index.html"),  # a record
+    ("^id/([a-z]+)/?$", "id/$1/index", "id/$1/index.html"),                 # a kind index
+    ("^ontology/?$", "ontology/benchkg", "ontology/index.html"),             # the ontology (its terms are #fragments)
 )
 
 #: the site's own folder as a URL path, worked out per request (this file can be served under any prefix).
 SITE_BASE = "%{ENV:BENCHKG_BASE}"
 
 
-def rules(target: str, html: dict[str, str] | None = None) -> str:
-    """The mod_rewrite rules sending each resource to its document under ``target``.
-
-    ``target`` is an absolute URL ending in ``/`` or :data:`SITE_BASE`; ``html`` maps a resource's
-    file stem to its HTML page when that is not ``<stem>.html``.
+def rules(target: str) -> str:
+    """The mod_rewrite rules sending each resource to its document under ``target``, an absolute
+    URL ending in ``/`` or :data:`SITE_BASE`.
 
     >>> text = rules("https://example.org/benchkg/")
     >>> "RewriteRule ^ontology/?$ https://example.org/benchkg/ontology/benchkg.ttl [R=303,L]" in text
@@ -45,7 +44,6 @@ def rules(target: str, html: dict[str, str] | None = None) -> str:
     >>> text.count("[R=303,L]")
     9
     """
-    html = html or {}
     lines = [
         "# benchkg: content negotiation (written by `benchkg site`; regenerate, do not edit)",
         "# text/turtle -> .ttl, application/ld+json -> .jsonld, anything else -> HTML; 303 See Other",
@@ -65,22 +63,17 @@ def rules(target: str, html: dict[str, str] | None = None) -> str:
             "RewriteRule ^(.*)$ - [E=BENCHKG_BASE:%1]",
         ]
     real_file = "RewriteCond %{REQUEST_FILENAME} !-f"  # id/models/index.html is a file, not the record "index.html"
-    for pattern, stem in RESOURCES:
+    for pattern, stem, page in RESOURCES:
         for media, ext in MEDIA:
             lines += [real_file, f"RewriteCond %{{HTTP_ACCEPT}} {media}",
                       f"RewriteRule {pattern} {target}{stem}.{ext} [R=303,L]"]
-        lines += [real_file, f"RewriteRule {pattern} {target}{html.get(stem, stem + '.html')} [R=303,L]"]
+        lines += [real_file, f"RewriteRule {pattern} {target}{page} [R=303,L]"]
     return "\n".join(lines) + "\n"
-
-
-#: the HTML page of each resource (the ontology page is ontology/index.html, not benchkg.html).
-HTML_PAGES = {"id/$1/$2/index": "id/$1/$2/index.html", "id/$1/index": "id/$1/index.html",
-              "ontology/benchkg": "ontology/index.html"}
 
 
 def site_rules() -> str:
     """The ``.htaccess`` of a site: negotiate and send to the site's own files."""
-    return rules(SITE_BASE, HTML_PAGES)
+    return rules(SITE_BASE)
 
 
 def w3id_rules(published_at: str) -> str:
@@ -89,4 +82,4 @@ def w3id_rules(published_at: str) -> str:
     >>> w3id_rules("https://benchkg.github.io/benchkg").splitlines()[-1]
     'RewriteRule ^ontology/?$ https://benchkg.github.io/benchkg/ontology/index.html [R=303,L]'
     """
-    return rules(published_at.rstrip("/") + "/", HTML_PAGES)
+    return rules(published_at.rstrip("/") + "/")

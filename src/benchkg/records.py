@@ -88,11 +88,19 @@ def bounded_number(text: str) -> int | Decimal:
     return value
 
 
+class _BadNumber(_Reject):
+    """A number the store cannot hold; ``text`` is the number as written, to find its place."""
+
+    def __init__(self, text: str, message: str):
+        super().__init__("", message, None)
+        self.text = text
+
+
 def _number(text: str):
     try:
         return bounded_number(text)
     except ValueError as e:
-        raise _Reject("", str(e), None) from None
+        raise _BadNumber(text, str(e)) from None
 
 
 _CONSTANT = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:\s*-?(?:NaN|Infinity)\b')
@@ -138,10 +146,10 @@ def parse_json(raw: bytes) -> dict:
         raise _Reject("", f"malformed JSON: {e.msg} (column {e.colno})", e.lineno)
     except RecursionError:
         raise _Reject("", f"nested too deep; a record nests at most {MAX_DEPTH} levels", 1) from None
+    except _BadNumber as e:
+        e.pointer, e.line = _number_place(text, e.text)
+        raise
     except _Reject as e:
-        if e.pointer == "" and e.line is None and not e.message.startswith(("duplicate key", "NaN", "Infinity", "-Infinity")):
-            e.pointer, e.line = _number_place(text, e.message.split(" ")[0].rstrip("…"))
-            raise
         if e.message.startswith("duplicate key"):
             key = e.message.split("'")[1]
             e.pointer, e.line = f"/{key}", _duplicate_line(text, key)

@@ -118,10 +118,6 @@ def open_store(path: Path | None) -> Store:
     if path is None:
         return Store()
     key = str(Path(path).absolute())
-    if _OPEN and key not in _OPEN:
-        import gc
-
-        gc.collect()  # a store another open left in a reference cycle is then free to close
     for old in [k for k in _OPEN if sys.getrefcount(_OPEN[k]) <= 2 or not Path(k, "CURRENT").exists()]:
         _release(old)  # nothing else holds it (the table and the call's argument are 2), or its folder is gone
     if key in _OPEN:
