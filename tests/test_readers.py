@@ -49,3 +49,36 @@ def test_a_command_that_gives_up_says_who_holds_the_store(data):
         holder.wait()
     after = subprocess.run([*BENCHKG, *ASK, "--data", str(data)], capture_output=True, text=True, timeout=300)
     assert after.returncode == 0 and "waiting" not in after.stderr  # the lock went with the process
+
+
+def test_a_store_still_closing_is_waited_for_not_failed(data):
+    """The race CI met: a process lets go of the lock while RocksDB still holds the folder (here a
+    program that never takes the lock, holding it two seconds); the next command waits its turn."""
+    store = data.parent / ".benchkg" / "store"
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import time; from pyoxigraph import Store; "
+        f"s = Store({str(store)!r}); print('open', flush=True); time.sleep(2)")], stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout.readline().strip() == b"open"
+        waited = subprocess.run([*BENCHKG, *ASK, "--data", str(data)], capture_output=True, text=True, timeout=300)
+        assert waited.returncode == 0, waited.stderr
+        assert "waiting for another program" in waited.stderr and waited.stdout.count("\n") > 20
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_a_foreign_holder_that_stays_is_named_after_the_wait(data):
+    store = data.parent / ".benchkg" / "store"
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import time; from pyoxigraph import Store; "
+        f"s = Store({str(store)!r}); print('open', flush=True); time.sleep(30)")], stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout.readline().strip() == b"open"
+        env = {**os.environ, "BENCHKG_LOCK_WAIT": "1"}
+        late = subprocess.run([*BENCHKG, *ASK, "--data", str(data)], capture_output=True, text=True, env=env, timeout=60)
+        assert late.returncode == 2 and "another program has it open" in late.stderr, late.stderr
+        assert "delete" not in late.stderr and late.stdout == ""
+    finally:
+        holder.kill()
+        holder.wait()

@@ -67,49 +67,102 @@ def store_dir_for(data_dir: Path) -> Path:
 #: the on-disk stores this process has open, by folder: RocksDB lets a process open a folder once,
 #: so a second build, query or ``benchkg.open`` of the same data in one process shares the store
 _OPEN: dict[str, Store] = {}
-#: the lock file each open store holds (``.benchkg/lock``): other processes wait their turn
-_LOCKS: dict[str, object] = {}
+#: the lock each open store holds (``.benchkg/lock``), as a raw descriptor: Python's shutdown
+#: closes file objects in no set order, and a lock let go before the store closes lets the next
+#: process in while RocksDB still holds the folder; a descriptor goes only with the process
+_LOCKS: dict[str, int] = {}
 #: how long a command waits for another benchkg to let go of the store (BENCHKG_LOCK_WAIT seconds)
 LOCK_WAIT_S = 600.0
 
 
-def _take_lock(path: Path):
+class _Turn:
+    """One wait for the store: the deadline, and whether the user has been told (once).
+
+    >>> turn = _Turn(Path("/repo/.benchkg/store"), wait=0)
+    >>> turn.over()
+    True
+    """
+
+    def __init__(self, path: Path, wait: float | None = None) -> None:
+        import time
+
+        self.path = path
+        self.wait = float(os.environ.get("BENCHKG_LOCK_WAIT", LOCK_WAIT_S)) if wait is None else wait
+        self.deadline, self.told = time.monotonic() + self.wait, False
+
+    def over(self) -> bool:
+        import time
+
+        return time.monotonic() >= self.deadline
+
+    def pause(self, holder: str) -> None:
+        """Say once whom we wait for, then sleep a little."""
+        import time
+
+        if not self.told:
+            print(f"waiting for {holder} to let go of the store at {self.path}…", file=sys.stderr, flush=True)
+            self.told = True
+        time.sleep(0.05)
+
+    def give_up(self, holder: str) -> StoreError:
+        return StoreError(f"{holder} is using the store at {self.path} (waited {self.wait:g} s); let it finish and "
+                          "run the command again (BENCHKG_LOCK_WAIT=SECONDS waits longer); the store is fine")
+
+
+def _holder(fd: int) -> str:
+    return os.pread(fd, 400, 0).decode("utf-8", "replace").strip() or "another benchkg"
+
+
+def _take_lock(path: Path, turn: _Turn) -> int:
     """Wait for, and take, the store's lock: one process at a time opens a store read-write (RocksDB
     allows no more); the others wait, saying so once, instead of failing. ``benchkg serve`` reads
     without it."""
     import fcntl
-    import time
 
-    lock = open(path.parent / "lock", "a+", encoding="utf-8")
-    wait = float(os.environ.get("BENCHKG_LOCK_WAIT", LOCK_WAIT_S))
-    deadline, told = time.monotonic() + wait, False
+    fd = os.open(path.parent / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
     while True:
         try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             break
         except BlockingIOError:
-            lock.seek(0)
-            holder = lock.read().strip() or "another benchkg"
-            if time.monotonic() >= deadline:
-                lock.close()
-                raise StoreError(f"{holder} is using the store at {path} (waited {wait:g} s); let it finish and "
-                                 "run the command again (BENCHKG_LOCK_WAIT=SECONDS waits longer); the store is fine") from None
-            if not told:
-                print(f"waiting for {holder} to let go of the store at {path}…", file=sys.stderr, flush=True)
-                told = True
-            time.sleep(0.05)
-    lock.seek(0)
-    lock.truncate()
-    lock.write(f"pid {os.getpid()} ({' '.join(['benchkg', *sys.argv[1:2]]) if sys.argv else 'benchkg'})")
-    lock.flush()
-    return lock
+            holder = _holder(fd)
+            if turn.over():
+                os.close(fd)
+                raise turn.give_up(holder) from None
+            turn.pause(holder)
+    me = f"pid {os.getpid()} ({' '.join(['benchkg', *sys.argv[1:2]]) if sys.argv else 'benchkg'})".encode()
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, me, 0)
+    return fd
 
 
 def _release(key: str) -> None:
-    _OPEN.pop(key, None)
-    lock = _LOCKS.pop(key, None)
-    if lock is not None:
-        lock.close()  # closing the file lets go of the lock
+    _OPEN.pop(key, None)  # the store closes here, when nothing else holds it …
+    fd = _LOCKS.pop(key, None)
+    if fd is not None:
+        os.close(fd)  # … and only then goes the lock
+
+
+def _open_rocksdb(path: Path, turn: _Turn) -> Store:
+    """Open the store's folder, waiting while a process that already let go of our lock is still
+    closing it, or a program that does not take our lock has it open."""
+    while True:
+        try:
+            return Store(str(path))
+        except OSError as e:
+            if "current process" in str(e):
+                # A store this process opened earlier may still wait in a reference cycle (pyshacl
+                # keeps frames alive); collecting closes it, so in-process callers can reopen.
+                import gc
+
+                gc.collect()
+                return Store(str(path))
+            if "lock" not in str(e).lower():
+                raise
+            if turn.over():
+                raise StoreError(f"cannot open the store at {path}: another program has it open ({e}); "
+                                 "let it finish and run the command again") from e
+            turn.pause("another program")
 
 
 def open_store(path: Path | None) -> Store:
@@ -126,28 +179,19 @@ def open_store(path: Path | None) -> Store:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise StoreError(f"cannot create the store at {path}: {e.strerror or e}") from None
-    lock = _take_lock(path)
+    turn = _Turn(path)
+    fd = _take_lock(path, turn)
     try:
-        try:
-            store = Store(str(path))
-        except OSError as e:
-            if "current process" not in str(e):
-                raise
-            # A store this process opened earlier may still wait in a reference cycle (pyshacl
-            # keeps frames alive); collecting closes it, so in-process callers can reopen.
-            import gc
-
-            gc.collect()
-            store = Store(str(path))
+        store = _open_rocksdb(path, turn)
+    except StoreError:
+        os.close(fd)
+        raise
     except OSError as e:
-        lock.close()
-        if "lock" in str(e).lower():  # RocksDB's own lock: a process that does not take ours
-            raise StoreError(f"cannot open the store at {path}: another program has it open ({e}); "
-                             "let it finish and run the command again") from e
+        os.close(fd)
         raise StoreError(f"cannot open the store at {path}: {e}; it is damaged: delete {path} and run "
                          "`benchkg build`") from e
     _OPEN[key] = store
-    _LOCKS[key] = lock
+    _LOCKS[key] = fd
     return store
 
 
