@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,6 +74,8 @@ _OPEN: dict[str, Store] = {}
 _LOCKS: dict[str, int] = {}
 #: how long a command waits for another benchkg to let go of the store (BENCHKG_LOCK_WAIT seconds)
 LOCK_WAIT_S = 600.0
+#: a wait shorter than this goes unmentioned (three queries at once wait a few tenths each)
+TELL_AFTER_S = 1.0
 
 
 class _Turn:
@@ -84,22 +87,17 @@ class _Turn:
     """
 
     def __init__(self, path: Path, wait: float | None = None) -> None:
-        import time
-
         self.path = path
         self.wait = float(os.environ.get("BENCHKG_LOCK_WAIT", LOCK_WAIT_S)) if wait is None else wait
-        self.deadline, self.told = time.monotonic() + self.wait, False
+        self.started, self.told = time.monotonic(), False
+        self.deadline = self.started + self.wait
 
     def over(self) -> bool:
-        import time
-
         return time.monotonic() >= self.deadline
 
     def pause(self, holder: str) -> None:
-        """Say once whom we wait for, then sleep a little."""
-        import time
-
-        if not self.told:
+        """Say once whom we wait for (if the wait is long enough to notice), then sleep a little."""
+        if not self.told and time.monotonic() - self.started >= TELL_AFTER_S:
             print(f"waiting for {holder} to let go of the store at {self.path}…", file=sys.stderr, flush=True)
             self.told = True
         time.sleep(0.05)
