@@ -3,12 +3,15 @@ one process open it), a command that waits says so once, one that gives up says 
 and never advises deleting it; `benchkg serve` holds nothing (tests/test_serve.py)."""
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
 
 import pytest
+
+from benchkg.store import store_dir_for
 
 from conftest import DATA
 
@@ -51,34 +54,34 @@ def test_a_command_that_gives_up_says_who_holds_the_store(data):
     assert after.returncode == 0 and "waiting" not in after.stderr  # the lock went with the process
 
 
+@contextlib.contextmanager
+def held_without_the_lock(data, seconds):
+    """A program that opens the store with pyoxigraph itself (never taking benchkg's lock) and holds
+    it for ``seconds``: the state RocksDB is in while a finishing process still closes the store."""
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import time; from pyoxigraph import Store; "
+        f"s = Store({str(store_dir_for(data))!r}); print('open', flush=True); time.sleep({seconds})")],
+        stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout.readline().strip() == b"open"
+        yield
+    finally:
+        holder.kill()
+        holder.wait()
+
+
 def test_a_store_still_closing_is_waited_for_not_failed(data):
     """The race CI met: a process lets go of the lock while RocksDB still holds the folder (here a
     program that never takes the lock, holding it four seconds); the next command waits its turn."""
-    store = data.parent / ".benchkg" / "store"
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import time; from pyoxigraph import Store; "
-        f"s = Store({str(store)!r}); print('open', flush=True); time.sleep(4)")], stdout=subprocess.PIPE)
-    try:
-        assert holder.stdout.readline().strip() == b"open"
+    with held_without_the_lock(data, 4):
         waited = subprocess.run([*BENCHKG, *ASK, "--data", str(data)], capture_output=True, text=True, timeout=300)
-        assert waited.returncode == 0, waited.stderr
-        assert "waiting for another program" in waited.stderr and waited.stdout.count("\n") > 20
-    finally:
-        holder.kill()
-        holder.wait()
+    assert waited.returncode == 0, waited.stderr
+    assert "waiting for another program" in waited.stderr and waited.stdout.count("\n") > 20
 
 
 def test_a_foreign_holder_that_stays_is_named_after_the_wait(data):
-    store = data.parent / ".benchkg" / "store"
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import time; from pyoxigraph import Store; "
-        f"s = Store({str(store)!r}); print('open', flush=True); time.sleep(30)")], stdout=subprocess.PIPE)
-    try:
-        assert holder.stdout.readline().strip() == b"open"
-        env = {**os.environ, "BENCHKG_LOCK_WAIT": "1"}
+    env = {**os.environ, "BENCHKG_LOCK_WAIT": "1"}
+    with held_without_the_lock(data, 30):
         late = subprocess.run([*BENCHKG, *ASK, "--data", str(data)], capture_output=True, text=True, env=env, timeout=60)
-        assert late.returncode == 2 and "another program has it open" in late.stderr, late.stderr
-        assert "delete" not in late.stderr and late.stdout == ""
-    finally:
-        holder.kill()
-        holder.wait()
+    assert late.returncode == 2 and "another program has it open" in late.stderr, late.stderr
+    assert "delete" not in late.stderr and late.stdout == ""
