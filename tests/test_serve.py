@@ -112,11 +112,60 @@ def test_an_answer_over_the_size_limit_is_refused(server):
     assert status == 422 and b"larger than 1 MiB" in body
 
 
-@pytest.mark.parametrize("query", ["SELECT * WHERE { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }",
-                                   "select * where { service silent <http://169.254.169.254/> { ?s ?p ?o } }"])
+#: SERVICE spelled every way the text test missed: read from the parse tree, each is a call
+HIDDEN_SERVICE = [
+    "SELECT * WHERE { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }",
+    "select * where { service silent <http://169.254.169.254/> { ?s ?p ?o } }",
+    "SELECT * WHERE { SERVICE#a comment\n<http://127.0.0.1:9/> { ?s ?p ?o } }",
+    "SELECT * WHERE { \\u0053ERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }",
+    "SELECT * WHERE { ?x <http://e/#> ?y . SERVICE\n\t<http://127.0.0.1:9/>{?s ?p ?o} }",
+    "SELECT * WHERE { FILTER EXISTS { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } } }",
+    "SELECT * WHERE { { SELECT ?s WHERE { SERVICE SILENT ?endpoint { ?s ?p ?o } } } }",
+    'SELECT * WHERE { ?s ?p "it\'s # not" . SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }',
+]
+
+
+@pytest.mark.parametrize("query", HIDDEN_SERVICE)
 def test_service_is_refused(server, query):
     status, _, body = request(server, query)
     assert status == 400 and b"SERVICE is refused" in body
+
+
+@pytest.mark.parametrize("query", ['SELECT * WHERE { ?s <http://x/SERVICE> "SERVICE" } LIMIT 1 # SERVICE <http://a/>',
+                                   "SELECT ?service WHERE { BIND (\"SERVICE <http://a/> {}\" AS ?service) }"])
+def test_the_word_service_outside_a_call_is_answered(server, query):
+    assert request(server, query)[0] == 200
+
+
+@pytest.mark.parametrize("headers,body,status", [
+    ({"Content-Length": "-1"}, b"query=SELECT+*+WHERE+{}", 400),
+    ({"Content-Length": "+5"}, b"query", 400),
+    ({"Content-Length": "10000000"}, b"query=x", 413),
+    ({"Transfer-Encoding": "chunked"}, b"".join(b"%x\r\n%s\r\n" % (65536, b"a" * 65536) for _ in range(17)) + b"0\r\n\r\n", 413),
+    ({"Transfer-Encoding": "chunked"}, b"zz\r\nquery\r\n0\r\n\r\n", 400),
+    ({}, None, 411),
+], ids=["negative-length", "signed-length", "oversized", "chunked-too-long", "chunked-bad-size", "no-length"])
+def test_a_body_past_the_limit_or_without_a_length_is_refused(server, headers, body, status):
+    port = server.server_address[1]
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    head = "".join(f"{k}: {v}\r\n" for k, v in {"Host": f"127.0.0.1:{port}",
+                                                "Content-Type": "application/x-www-form-urlencoded", **headers}.items())
+    sock.sendall(f"POST /query HTTP/1.1\r\n{head}\r\n".encode() + (body or b""))
+    started = time.monotonic()
+    answer = sock.recv(200)
+    sock.close()
+    assert answer.startswith(f"HTTP/1.0 {status}".encode()), answer
+    assert time.monotonic() - started < 5
+
+
+def test_a_chunked_query_within_the_limit_is_answered(server):
+    port = server.server_address[1]
+    body = urllib.parse.urlencode({"query": SMALL}).encode()
+    chunks = b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in (body[:10], body[10:])) + b"0\r\n\r\n"
+    status, _, answer = request(server, method="POST", body=chunks,
+                                headers={"Transfer-Encoding": "chunked", "Accept": "text/csv",
+                                         "Content-Type": "application/x-www-form-urlencoded"})
+    assert status == 200 and answer.splitlines()[1].isdigit()
 
 
 def test_a_foreign_host_or_origin_is_refused_and_gets_cors_for_reads(server):
@@ -161,3 +210,66 @@ def test_a_query_file_with_service_is_refused_unless_allowed(data, tmp_path):
     allowed = cli("query", str(rq), "--allow-service", "--format", "csv", "--data", data)
     assert allowed.exit_code == 0, allowed.stderr
     close_store(store_dir_for(data))
+
+
+def test_answers_during_builds_are_the_answer_before_or_after(tmp_path):
+    """Builds that change 40 claims, one after another, while a client asks without pause: every
+    answer is the whole answer of one complete build (before 4 of 32 were a mix of two)."""
+    import json
+    import shutil
+
+    from conftest import DATA
+
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    claims = sorted((data / "benchmarks").glob("*.json"))[:40]
+    versions = []
+    for scale in (1, 2):
+        texts = {}
+        for path in claims:
+            record = json.loads(path.read_text())
+            if "value" in record:
+                record["value"] = record["value"] * scale if scale == 2 else record["value"]
+            texts[path] = json.dumps(record)
+        versions.append(texts)
+    ask = ("SELECT (SUM(?v) AS ?sum) (COUNT(?c) AS ?claims) WHERE { ?c a <https://w3id.org/benchkg/ontology#Benchmark> ; "
+           "<https://w3id.org/benchkg/ontology#result>/<http://qudt.org/schema/qudt/value> ?v }")
+    expected = []
+    for texts in versions:
+        for path, text in texts.items():
+            path.write_text(text)
+        row = next(iter(build_graph(data).store.query(ask, use_default_graph_as_union=True)))
+        expected.append(tuple(row[v].value for v in ("sum", "claims")))
+        del row
+    expected = set(expected)
+    assert len(expected) == 2
+    close_store(store_dir_for(data))
+    server = start(data, timeout=30)
+    seen, stop = [], threading.Event()
+
+    def client():
+        while not stop.is_set():
+            status, _, body = request(server, ask, headers={"Accept": "text/csv"})
+            seen.append((status, tuple(body.decode().splitlines()[1].split(",")) if status == 200 else body))
+
+    threads = [threading.Thread(target=client) for _ in range(2)]
+    for t in threads:
+        t.start()
+    try:
+        for round_ in range(8):
+            for path, text in versions[round_ % 2].items():
+                path.write_text(text)
+            built = build_graph(data)
+            assert built.changed
+            del built
+            close_store(store_dir_for(data))
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(60)
+        server.shutdown()
+        server.server_close()
+    answers = [value for status, value in seen if status == 200]
+    assert len(answers) >= 16, f"only {len(answers)} answers: {seen[:3]}"
+    assert set(answers) <= expected, set(answers) - expected
+    assert all(status == 200 for status, _ in seen), [s for s in seen if s[0] != 200][:3]

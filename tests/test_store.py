@@ -43,7 +43,22 @@ def test_incremental_build(data_copy):
 def test_store_lives_beside_the_data(data_copy):
     assert cli("build", "--data", data_copy).exit_code == 0
     assert store_dir_for(data_copy).is_dir()
-    assert store_dir_for(data_copy).parent.name == ".benchkg"
+    assert store_dir_for(data_copy).parent == data_copy.parent / ".benchkg" / "data"
+
+
+def test_sibling_data_folders_have_stores_of_their_own(data_copy):
+    """data/ and data2/ in one parent once shared .benchkg/store: the second build dropped the first's graphs."""
+    import shutil
+
+    other = data_copy.parent / "data2"
+    shutil.copytree(data_copy, other)
+    (other / "models" / "llama2-70b.json").unlink()
+    for folder in (data_copy, other):
+        assert cli("build", "--data", folder).exit_code == 0
+    gc.collect()
+    assert store_dir_for(data_copy) != store_dir_for(other)
+    again = build_graph(data_copy)  # its store kept its own records while data2 was built
+    assert (again.added, again.changed, again.removed) == ([], [], [])
 
 
 def test_query_rebuilds_a_stale_store(data_copy):

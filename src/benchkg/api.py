@@ -88,30 +88,73 @@ class Answer:
     left_out: str
 
 
+def _guarded(method):
+    """Run ``method`` holding the store's lock: threads of one process take turns on one store (a
+    query never sees a build half done, two builds never interleave)."""
+    import functools
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        with self._guard:
+            return method(self, *args, **kwargs)
+
+    return call
+
+
 class KnowledgeGraph:
     """One records folder (and the reference set and extensions it uses, :mod:`benchkg.datarepo`),
     built into the embedded store on first use, or a SPARQL 1.1 endpoint holding it.
+
+    Threads may share one (calls on one store take turns). :meth:`close` lets go of the store, so
+    another process (the CLI) may open it; ``with benchkg.open("data") as kg:`` closes at the end.
 
     :param data: the records folder.
     :param endpoint: answer queries from this SPARQL endpoint instead of the embedded store.
     :param persist: keep the store in ``.benchkg/`` beside the data (only what changed is rebuilt
         next time); ``False`` builds in memory.
+    :param timeout: the longest one request to ``endpoint`` (or a push) may take, in seconds.
     """
 
     def __init__(self, data: str | Path = "data", *, endpoint: str | None = None, persist: bool = True,
-                 base: str = DEFAULT_BASE):
+                 base: str = DEFAULT_BASE, timeout: float | None = None):
         from .datarepo import layout_for
+        from .transport import Timeouts
 
         self.data = Path(data)
         self.endpoint = endpoint
+        self.timeouts = Timeouts(total=timeout) if timeout else Timeouts()
         self.persist = persist
         self.base = base
         self.layout = layout_for(self.data)
         self._built = None
+        from .store import store_dir_for, store_guard
+
+        self._guard = store_guard(store_dir_for(self.data) if persist else None)
+
+    def __enter__(self) -> "KnowledgeGraph":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Let go of the embedded store (and its lock, once nothing else in this process holds it);
+        the next call builds or opens it again.
+
+        >>> kg = open("data"); _ = kg.query("submitters-per-round"); kg.close()
+        >>> kg._built is None
+        True
+        """
+        from .store import let_go
+
+        with self._guard:
+            self._built = None
+            let_go()
 
     def __repr__(self) -> str:
         return f"benchkg.open({str(self.data)!r}{', endpoint=' + repr(self.endpoint) if self.endpoint else ''})"
 
+    @_guarded
     def build(self, progress=None):
         """Bring the embedded store up to date with the records; returns the
         :class:`benchkg.store.BuildResult` (what was added, changed, removed).
@@ -126,9 +169,10 @@ class KnowledgeGraph:
     @property
     def store(self):
         """The embedded pyoxigraph store, built on first use."""
-        if self._built is None:
-            self.build()
-        return self._built.store
+        with self._guard:
+            if self._built is None:
+                self.build()
+            return self._built.store
 
     def queries(self) -> dict:
         """The saved queries by name: benchkg's and the data repository's own.
@@ -140,41 +184,54 @@ class KnowledgeGraph:
 
         return saved_queries(self.layout.query_dirs)
 
-    def answer(self, name: str, params: dict[str, str] | None = None) -> Answer:
-        """Run a saved query (or a ``.rq`` file) with parameters as text; the answer with its caveats."""
+    @_guarded
+    def answer(self, name: str, params: dict[str, str] | None = None, *, allow_service: bool = False,
+               limit: int | None = None, offset: int = 0) -> Answer:
+        """Run a saved query (or a ``.rq`` file) with parameters as text; the answer with its caveats.
+        With ``limit``/``offset`` only that window of rows is kept (embedded, the rest is counted and
+        never held: see :func:`benchkg.queries.run_sparql`); the caveats are those of the whole answer.
+
+        :raises UsageError: for a query of one's own that calls SERVICE, unless ``allow_service``.
+        """
         from .caveats import answer_caveats, answer_claims, endpoint_select, left_out, store_select
         from .queries import find_query, run_query
+        from .results import window
 
         params = dict(params or {})
         saved = find_query(name, self.layout.query_dirs)
+        saved.check_service(allow_service)
         if self.endpoint:
             from .remote import run_remote_query
 
-            def run(p):
-                return run_remote_query(self.endpoint, name, p, self.base, self.layout.query_dirs)
-            select = endpoint_select(self.endpoint)
+            def run(p, **window_):
+                return run_remote_query(self.endpoint, name, p, self.base, self.layout.query_dirs, self.timeouts)
+            select = endpoint_select(self.endpoint, self.timeouts)
         else:
             store = self.store
 
-            def run(p):
-                return run_query(store, name, p, base=self.base, queries_dir=self.layout.query_dirs)
+            def run(p, **window_):
+                return run_query(store, name, p, base=self.base, queries_dir=self.layout.query_dirs, **window_)
             select = store_select(store)
-        results = run(params)
+        windowed = limit is not None or offset
+        results = run(params, limit=limit, offset=offset) if windowed else run(params)
+        if windowed and results.total is None:  # a remote answer comes whole: the window is cut here
+            results = window(results, limit, offset, claims=saved.claims)
         caveats = answer_caveats(select, results, saved.claims)
         return Answer(saved, results, caveats, left_out(saved, params, run, select, answer_claims(results, saved.claims)))
 
-    def query(self, name: str, **params) -> Rows:
-        """Run a saved query; parameters as keywords (``"any"`` lifts a default). Returns
-        :class:`Rows` of Python values.
+    def query(self, name: str, *, limit: int | None = None, offset: int = 0, **params) -> Rows:
+        """Run a saved query; parameters as keywords (``"any"`` lifts a default), ``limit`` and
+        ``offset`` a window of its rows. Returns :class:`Rows` of Python values.
 
         >>> rows = open("data").query("submitters-per-round")
         >>> rows.columns[:3], rows[0]["version"], isinstance(rows[0]["submitters"], int)
         (['suite', 'version', 'submitters'], '4.1', True)
         """
         text = {k: ("true" if v is True else "false" if v is False else str(v)) for k, v in params.items()}
-        answer = self.answer(name, text)
+        answer = self.answer(name, text, limit=limit, offset=offset)
         return Rows(answer.results, [c.text() for c in answer.caveats], answer.left_out)
 
+    @_guarded
     def report(self, engine: str = "fast", progress=None):
         """Validate against the shapes (benchkg's and the data repository's), incrementally against
         the findings cached beside the store; the :class:`benchkg.validate.Report`."""
@@ -193,6 +250,7 @@ class KnowledgeGraph:
         """
         return self.report(engine).findings
 
+    @_guarded
     def show(self, ident: str) -> str:
         """One record, readable: its fields, derived values, what refers to it, its caveats and findings.
 
@@ -204,6 +262,7 @@ class KnowledgeGraph:
         find_record_path(self.data, ident)
         return describe(self.store, self.data, ident, self.report().findings, base=self.base)
 
+    @_guarded
     def compare(self, a: str, b: str):
         """Whether two claims can be compared: values, ratio, every difference and the caveats
         (:class:`benchkg.compare.Comparison`; ``.text()`` reads it)."""
@@ -212,6 +271,19 @@ class KnowledgeGraph:
         check_claims_exist(self.store, [a, b], self.base)
         return compare_claims(self.store, a, b, self.base)
 
+    @_guarded
+    def push(self, endpoint: str, *, gsp: str | None = None, update_endpoint: str | None = None, progress=None):
+        """Make the SPARQL store at ``endpoint`` hold exactly this graph, sending only what changed
+        (:func:`benchkg.remote.push_graph`); the :class:`benchkg.remote.PushResult`.
+
+        :raises StoreError: unreachable store, a redirect, a timeout, refused credentials, rejected data.
+        """
+        from .remote import push_graph
+
+        return push_graph(self.store, endpoint, gsp=gsp, update_endpoint=update_endpoint, base=self.base,
+                          progress=progress, timeouts=self.timeouts)
+
+    @_guarded
     def export(self, path: str | Path, format: str | None = None) -> Path:
         """Write the graph to ``path`` (Turtle, N-Triples, TriG, N-Quads or JSON-LD, by the file name
         unless ``format`` says); returns the path."""

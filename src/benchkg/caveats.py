@@ -155,6 +155,8 @@ def answer_caveats(select: Callable[[str], list[dict]], results, columns: tuple[
     """The comparison caveats of a query's answer: across its rows, or within each row's pair when
     its ``#+ claims:`` header names two columns."""
     if len(columns) == 2:
+        if results.claim_rows is not None:
+            return pair_caveats(select, [r for r in results.claim_rows if None not in r])
         return pair_caveats(select, [(row[columns[0]].value, row[columns[1]].value) for row in results.rows
                                      if columns[0] in row and columns[1] in row])
     return comparison_caveats(select, answer_claims(results, columns))
@@ -167,15 +169,18 @@ def store_select(store) -> Callable[[str], list[dict]]:
     return lambda text: [{k: v.value for k, v in row.items()} for row in run_sparql(store, text).rows]
 
 
-def endpoint_select(endpoint: str) -> Callable[[str], list[dict]]:
+def endpoint_select(endpoint: str, timeouts=None) -> Callable[[str], list[dict]]:
     """A ``select`` for :func:`comparison_caveats` on a SPARQL 1.1 endpoint."""
     from .remote import run_remote_sparql
 
-    return lambda text: [{k: v.value for k, v in row.items()} for row in run_remote_sparql(endpoint, text).rows]
+    return lambda text: [{k: v.value for k, v in row.items()} for row in run_remote_sparql(endpoint, text, timeouts).rows]
 
 
 def answer_claims(results, columns: Iterable[str]) -> list[str]:
-    """The claim IRIs in the named columns of a query's answer (its ``#+ claims:`` header)."""
+    """The claim IRIs in the named columns of a query's answer (its ``#+ claims:`` header): of every
+    row counted, when the answer was windowed."""
+    if getattr(results, "claim_rows", None) is not None:
+        return sorted({value for row in results.claim_rows for value in row if value is not None})
     return sorted({row[c].value for row in results.rows for c in columns if c in row})
 
 

@@ -57,6 +57,9 @@ _state = {"debug": False}
 
 DataOpt = typer.Option(Path("data"), "--data", envvar="BENCHKG_DATA",
                        help="The records folder (default ./data, env BENCHKG_DATA).")
+TimeoutOpt = typer.Option(120.0, "--timeout", min=0.1,
+                          help="The longest one request to the store may take, in seconds (connecting: 10 s at "
+                               "most; silence: 30 s at most). Redirects are refused, never followed.")
 
 
 class ValidateFormat(str, Enum):
@@ -114,11 +117,11 @@ def _progress(what: str):
         bar.stop()
 
 
-def _open(data: Path, endpoint: str | None = None):
+def _open(data: Path, endpoint: str | None = None, timeout: float | None = None):
     """The knowledge graph of ``data`` (a records folder or a data repository's), for a command."""
     from .api import KnowledgeGraph
 
-    return _run(lambda: KnowledgeGraph(data, endpoint=endpoint))
+    return _run(lambda: KnowledgeGraph(data, endpoint=endpoint, timeout=timeout))
 
 
 def _build(kg):
@@ -192,6 +195,7 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
           title: Optional[str] = typer.Option(None, "--title", help="The chart's title (default: the query's summary)."),
           allow_service: bool = typer.Option(False, "--allow-service",
                                              help="Run a query that uses SERVICE (it fetches other URLs)."),
+          timeout: float = TimeoutOpt,
           data: Path = DataOpt):
     """Run a saved query with typed parameters. table and markdown are for people; csv, tsv and json
     (a list of objects) have short ids and plain numbers; sparql-json, sparql-csv, sparql-tsv and
@@ -201,30 +205,27 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
     Example: benchkg query leaderboard --param model=llama2-70b --param scenario=server --chart lb.png
     """
     from .caveats import format_caveats
-    from .queries import mentions_service, parse_params
-    from .results import CHART_ROWS, FORMATS, TABLE_ROWS, to_table, window
+    from .queries import parse_params
+    from .results import CHART_ROWS, FORMATS, TABLE_ROWS, to_table
 
     params = _run(lambda: parse_params(param))
-    kg = _open(data, endpoint)
+    kg = _open(data, endpoint, timeout)
     saved = _run(lambda: _find(kg, name))
-    if not allow_service and mentions_service(saved.text):
-        _fail(f"{saved.path}: uses SERVICE, which makes this machine fetch another URL; "
-              "run it with --allow-service if you trust it", 2)
+    _run(lambda: saved.check_service(allow_service))
     if chart is not None:
         _run(lambda: _check_chart(kg, saved, chart))
     if not endpoint:
         _build(kg)
-    answer = _run(lambda: kg.answer(name, params))
-    results = answer.results
     if limit is None and format.value == "table":
         limit = TABLE_ROWS
-    shown = window(results, limit, offset)
+    answer = _run(lambda: kg.answer(name, params, allow_service=allow_service, limit=limit or None, offset=offset))
+    shown = answer.results
     if format.value == "table":
-        out = to_table(shown, total=len(results.rows), offset=offset)
+        out = to_table(shown, total=shown.count, offset=offset, more=shown.more)
     else:
         out = FORMATS[format.value](shown)
     typer.echo(out, nl=not out.endswith("\n"))
-    for note in filter(None, [format_caveats(answer.caveats, len(results.rows)), answer.left_out]):
+    for note in filter(None, [format_caveats(answer.caveats, shown.count), answer.left_out]):
         # under a table for people; on stderr where stdout is data for a program
         typer.echo("\n" + note, err=format.value not in ("table", "markdown"))
     if chart is not None:
@@ -345,6 +346,7 @@ def push(endpoint: str = typer.Option(..., "--endpoint", envvar="BENCHKG_ENDPOIN
          gsp: Optional[str] = typer.Option(None, "--gsp", help="Graph Store Protocol endpoint; guessed from --endpoint for Oxigraph and Fuseki."),
          update_endpoint: Optional[str] = typer.Option(None, "--update-endpoint",
                                                        help="Use SPARQL Update at this URL instead of the Graph Store Protocol."),
+         timeout: float = TimeoutOpt,
          data: Path = DataOpt):
     """Load the graph into a SPARQL 1.1 store, one graph per record, sending only what changed.
 
@@ -352,12 +354,10 @@ def push(endpoint: str = typer.Option(..., "--endpoint", envvar="BENCHKG_ENDPOIN
 
     Example: benchkg push --endpoint http://127.0.0.1:7878/query
     """
-    from .remote import push_graph
-
-    kg = _open(data)
+    kg = _open(data, timeout=timeout)
     _build(kg)
     with _progress("pushing") as cb:
-        result = _run(lambda: push_graph(kg.store, endpoint, gsp=gsp, update_endpoint=update_endpoint, progress=cb))
+        result = _run(lambda: kg.push(endpoint, gsp=gsp, update_endpoint=update_endpoint, progress=cb))
     typer.echo(f"pushed to {endpoint}: {len(result.sent)} graphs sent, {len(result.deleted)} deleted, "
                f"{result.unchanged} unchanged")
 

@@ -77,6 +77,17 @@ class SavedQuery:
     booleans: tuple[str, ...] = ()  # columns computed as true/false (Virtuoso answers those 1/0)
 
     @property
+    def builtin(self) -> bool:
+        """Shipped with benchkg (trusted: none calls SERVICE, a test holds them to it)."""
+        return self.path.parent.resolve() == QUERIES_DIR.resolve()
+
+    def check_service(self, allow: bool = False) -> None:
+        """:raises UsageError: for a query that is not benchkg's own and calls SERVICE, unless allowed."""
+        if not allow and not self.builtin and uses_service(self.text):
+            raise UsageError(f"{self.path}: uses SERVICE, which makes this machine fetch another URL; "
+                             "run it with --allow-service if you trust it")
+
+    @property
     def lists(self) -> dict[str, str]:
         """The columns built with GROUP_CONCAT, by name, with their separator: their order is the
         engine's, so :func:`tidy` sorts their items."""
@@ -246,17 +257,43 @@ def bind(text: str, terms: dict[str, str | None]) -> str:
     return _TOKEN.sub(swap, text)
 
 
-def mentions_service(text: str) -> bool:
-    """Whether a query uses ``SERVICE`` (outside strings, IRIs and comments): a federated query
-    makes the machine that runs it fetch another URL.
+_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
 
-    >>> mentions_service('SELECT * { SERVICE <http://169.254.169.254/> { ?s ?p ?o } }')
+
+def uses_service(text: str) -> bool:
+    r"""Whether a query calls ``SERVICE`` (which makes the machine that runs it fetch another URL),
+    read from its parse tree, not its text: comments, line breaks, case and ``\u`` escapes do not
+    hide it, and the word in a string or an IRI is not a call. A query without the word at all
+    (after SPARQL's ``\u`` escapes, which come before parsing) calls none; one with the word that
+    rdflib's parser cannot read counts as calling it: what cannot be checked is not run.
+
+    >>> uses_service('SELECT * { SERVICE <http://169.254.169.254/> { ?s ?p ?o } }')
     True
-    >>> mentions_service('SELECT * { ?s <http://x/SERVICE> "SERVICE" } # SERVICE')
+    >>> uses_service('SELECT * { \\u0053ervice#x\n<http://h/> { ?s ?p ?o } }')
+    True
+    >>> uses_service('SELECT * { ?s <http://x/SERVICE> "SERVICE" } # SERVICE')
     False
     """
-    code = _TOKEN.sub(lambda m: " " if not m.group("param") else m.group(0), text)
-    return re.search(r"(?i)\bSERVICE\b", code) is not None
+    plain = _ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)) if int(m.group(1) or m.group(2), 16) < 0x110000
+                        else m.group(0), text)
+    if "service" not in plain.lower():
+        return False
+    from rdflib.plugins.sparql.parser import parseQuery
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    try:
+        tree = parseQuery(text)
+    except Exception:  # noqa: BLE001 - pyparsing's and rdflib's own errors: unreadable, so not run
+        return True
+
+    def calls(node) -> bool:
+        if isinstance(node, CompValue):
+            return node.name == "ServiceGraphPattern" or any(calls(v) for v in node.values())
+        if isinstance(node, (list, tuple)) or hasattr(node, "asList"):
+            return any(calls(v) for v in node)
+        return False
+
+    return calls(tree)
 
 
 #: a parameter value that unsets a default: the parameter then matches anything
@@ -296,14 +333,34 @@ def parse_params(pairs: list[str]) -> dict[str, str]:
 
 @dataclass
 class Results:
-    """The answer of a SELECT query: its variables and rows of RDF terms (pyoxigraph terms)."""
+    """The answer of a SELECT query: its variables and rows of RDF terms (pyoxigraph terms).
+
+    A windowed answer (``--limit``/``--offset``) keeps only the rows of its window; ``total`` then
+    counts the rows of the whole answer (at least that many when ``more``: counting stops
+    :data:`COUNT_PAST` rows past the window), and ``claim_rows`` holds the claim columns of every
+    row counted, which its comparison caveats are computed from.
+    """
 
     vars: list[str]
     rows: list[dict]
+    total: int | None = None
+    more: bool = False
+    claim_rows: list[tuple] | None = None
+
+    @property
+    def count(self) -> int:
+        """The rows of the whole answer (see ``more``)."""
+        return len(self.rows) if self.total is None else self.total
+
+
+#: how many rows past its window an answer is still counted (the rows are not kept): "--limit 1"
+#: on a query of a billion rows stops there
+COUNT_PAST = 100_000
 
 
 def run_query(store, name_or_file: str, params: dict[str, str] | None = None, *,
-              base: str = DEFAULT_BASE, queries_dir: Path | tuple[Path, ...] = QUERIES_DIR) -> Results:
+              base: str = DEFAULT_BASE, queries_dir: Path | tuple[Path, ...] = QUERIES_DIR,
+              limit: int | None = None, offset: int = 0) -> Results:
     """Run a saved query (or a ``.rq`` file) with typed parameters on the embedded store.
 
     >>> from benchkg.store import build_graph
@@ -320,7 +377,7 @@ def run_query(store, name_or_file: str, params: dict[str, str] | None = None, *,
     query = find_query(name_or_file, queries_dir)
     text = bound_text(query, params or {}, base)
     check_ids(store, query, params or {}, base)
-    return tidy(run_sparql(store, text, query.name), query)
+    return tidy(run_sparql(store, text, query.name, limit=limit, offset=offset, claims=query.claims), query)
 
 
 def tidy(results: Results, query: SavedQuery) -> Results:
@@ -379,8 +436,19 @@ def check_ids(store, query: SavedQuery, params: dict[str, str], base: str = DEFA
         raise UsageError(f"parameter {name}: {value!r} is not a record in {param.of}/{hint}")
 
 
-def run_sparql(store, text: str, name: str = "query") -> Results:
-    """Run SPARQL SELECT text on a pyoxigraph store, over the union of its graphs."""
+def run_sparql(store, text: str, name: str = "query", *, limit: int | None = None, offset: int = 0,
+               claims: tuple[str, ...] = ()) -> Results:
+    """Run SPARQL SELECT text on a pyoxigraph store, over the union of its graphs.
+
+    With ``limit`` (or ``offset``) the solutions are streamed: only the window's rows are kept, and
+    counting stops :data:`COUNT_PAST` rows past it, so the work is bounded whatever the query; the
+    ``claims`` columns of every row counted are kept in ``claim_rows``.
+
+    >>> from pyoxigraph import Store
+    >>> r = run_sparql(Store(), "SELECT ?n WHERE { VALUES ?n { 1 2 3 4 5 } }", limit=2, offset=1)
+    >>> [row["n"].value for row in r.rows], r.total, r.more
+    (['2', '3'], 5, False)
+    """
     from pyoxigraph import QuerySolutions
 
     try:
@@ -392,5 +460,19 @@ def run_sparql(store, text: str, name: str = "query") -> Results:
     if not isinstance(solutions, QuerySolutions):
         raise QueryError(f"{name}: only SELECT queries give tables")
     names = [v.value for v in solutions.variables]
-    rows = [{n: s[n] for n in names if s[n] is not None} for s in solutions]
-    return Results(names, rows)
+    if limit is None and not offset:
+        rows = [{n: s[n] for n in names if s[n] is not None} for s in solutions]
+        return Results(names, rows)
+    keep = [c for c in claims if c in names]
+    rows, claim_rows, counted, more = [], [], 0, False
+    stop = offset + (limit if limit is not None else 0) + COUNT_PAST
+    for solution in solutions:
+        if counted >= stop and limit is not None:
+            more = True
+            break
+        if offset <= counted and (limit is None or len(rows) < limit):
+            rows.append({n: solution[n] for n in names if solution[n] is not None})
+        if keep:
+            claim_rows.append(tuple(solution[c].value if solution[c] is not None else None for c in keep))
+        counted += 1
+    return Results(names, rows, counted, more, claim_rows if keep else None)

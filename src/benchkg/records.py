@@ -12,6 +12,8 @@ import hashlib
 import json
 import os
 import re
+import stat
+import time
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -35,6 +37,8 @@ class Record:
     path: Path
     data: dict
     digest: str = ""
+    #: the file's state when its bytes were read (:func:`stat_key`): what a build records beside the digest
+    stat: str = ""
     _lines: dict[str, int] | None = field(default=None, repr=False, compare=False)
 
     def line(self, pointer: str) -> int:
@@ -312,6 +316,69 @@ def shape_names(shape_dirs: tuple[Path, ...] = ()) -> frozenset[str]:
     return frozenset(name for path in shape_files(shape_dirs) for name in pattern.findall(path.read_text(encoding="utf-8")))
 
 
+class _TooBig(Exception):
+    """A file benchkg will not read as a record (too large, or not a regular file)."""
+
+
+#: a file changed less than this long before it was read may change again within the same tick of the
+#: file system's clock and keep its size, mtime and ctime (ext4 stamps in jiffies, FAT in 2 s): a build
+#: does not trust its stat next time and reads it again
+RACY_S = 2.0
+#: the prefix of a stat key that never matches: the next build reads and hashes the file again
+RACY = "racy"
+
+
+def stat_key(st: os.stat_result, now_ns: int | None = None) -> str:
+    """What a build records of a file's state beside its content digest: size, mtime, ctime and inode.
+    ctime is set by the kernel on any change (a ``touch -d`` that puts the mtime back moves it), so
+    an unchanged key means an unchanged file, except when the file changed within :data:`RACY_S`
+    of being read: then the key is marked racy and never matches.
+
+    >>> st = os.stat_result((0o100644, 7, 0, 1, 0, 0, 12, 0, 0, 0, 0, 0, 0, 10**9, 2 * 10**9, 3 * 10**9))
+    >>> stat_key(st, now_ns=10 * 10**9)
+    '12:2000000000:3000000000:7'
+    >>> stat_key(st, now_ns=4 * 10**9)
+    'racy:12:2000000000:3000000000:7'
+    """
+    key = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
+    now_ns = time.time_ns() if now_ns is None else now_ns
+    if now_ns - max(st.st_mtime_ns, st.st_ctime_ns) < RACY_S * 1e9:
+        return f"{RACY}:{key}"
+    return key
+
+
+def _same_state(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_size, a.st_mtime_ns, a.st_ctime_ns, a.st_ino) == (b.st_size, b.st_mtime_ns, b.st_ctime_ns, b.st_ino)
+
+
+def read_bytes(path: Path, attempts: int = 5) -> tuple[bytes, str]:
+    """A record file's bytes and its :func:`stat_key` *as of those bytes*: the file is stat'ed through
+    the descriptor it is read from, before and after reading, and read again if it changed meanwhile
+    (an editor saving it during a build), so the key a build records never describes other bytes
+    than the ones it mapped. The size limit holds while reading (a file that grows, a device).
+
+    :raises OSError: when the file cannot be read.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a FIFO must not block the open
+    with os.fdopen(fd, "rb") as f:
+        for _ in range(attempts):
+            before = os.fstat(f.fileno())
+            if not stat.S_ISREG(before.st_mode):
+                raise _TooBig("not a regular file; a record is a plain .json file")
+            if before.st_size > MAX_FILE_BYTES:
+                raise _TooBig(f"file is {before.st_size / 1e6:.1f} MB; a record must be under "
+                              f"{MAX_FILE_BYTES // 1_000_000} MB")
+            f.seek(0)
+            raw = f.read(MAX_FILE_BYTES + 1)
+            if len(raw) > MAX_FILE_BYTES:
+                raise _TooBig(f"file is over {MAX_FILE_BYTES // 1_000_000} MB; a record must be under "
+                              f"{MAX_FILE_BYTES // 1_000_000} MB")
+            after = os.fstat(f.fileno())
+            if _same_state(before, after):
+                return raw, stat_key(before)
+    return raw, f"{RACY}:changing"  # it kept changing: these bytes are built, and read again next time
+
+
 def read_record(path: Path, kind: str) -> Record:
     """Read and type-check one record file.
 
@@ -334,13 +401,9 @@ def read_record(path: Path, kind: str) -> Record:
     try:
         if path.is_dir():
             fail([("", "is a directory, not a record file", None)])
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            fail([("", f"file is {size / 1e6:.1f} MB; a record must be under {MAX_FILE_BYTES // 1_000_000} MB", None)])
-        with open(path, "rb") as f:  # the limit holds while reading too (a file that grows, a device)
-            raw = f.read(MAX_FILE_BYTES + 1)
-        if len(raw) > MAX_FILE_BYTES:
-            fail([("", f"file is over {MAX_FILE_BYTES // 1_000_000} MB; a record must be under {MAX_FILE_BYTES // 1_000_000} MB", None)])
+        raw, state = read_bytes(path)
+    except _TooBig as e:
+        fail([("", str(e), None)])
     except OSError as e:
         fail([("", f"cannot read: {e.strerror or e}", None)])
     try:
@@ -360,9 +423,7 @@ def read_record(path: Path, kind: str) -> Record:
         problems.append(("/id", f"id {record_id!r} is not the file's stem {path.stem!r}; rename one of them", None))
     if problems:
         fail(problems)
-
-
-    return Record(kind, record_id, path, data, hashlib.sha256(raw).hexdigest())
+    return Record(kind, record_id, path, data, hashlib.sha256(raw).hexdigest(), state)
 
 
 def record_names(data_dir: Path) -> list[tuple[str, str]]:

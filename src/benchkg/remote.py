@@ -2,8 +2,9 @@
 Update), and run queries through SPARQLWrapper with the same binding and output as embedded.
 
 Credentials come only from the environment (BENCHKG_USER/BENCHKG_PASSWORD, or BENCHKG_TOKEN for a
-bearer token) and are never printed. Requests time out, and 5xx answers and connection errors are
-retried with exponential backoff.
+bearer token), are sent only to the URLs given (redirects are refused, :mod:`benchkg.transport`)
+and are never printed. Every request is bounded in time (connect 10 s, silence 30 s, 120 s in all
+by default: ``--timeout``); 5xx answers and failed connections are retried with exponential backoff.
 """
 from __future__ import annotations
 
@@ -11,20 +12,16 @@ import base64
 import hashlib
 import os
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from dataclasses import dataclass, field
 
+from . import transport
 from .errors import StoreError
 from .queries import Results, bound_text, find_query, tidy
 from .vocab import BK, DEFAULT_BASE
 
 RETRIES = 3
 BACKOFF_S = 0.5
-TIMEOUT_S = 30.0
-#: a query may take longer than a request that loads one graph (Virtuoso: vendor-vs-audited over data/, 40 s)
-QUERY_TIMEOUT_S = 300.0
 _HASH = BK + "contentHash"
 _PENDING = "pending"
 _BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
@@ -70,52 +67,45 @@ def _explain(url: str, code: int, reason: str, body: str = "") -> StoreError:
     return StoreError(f"{where} answered HTTP {code} {reason}{detail}")
 
 
-_WRAPPER_CODES = {"Unauthorized": 401, "EndPointNotFound": 404, "QueryBadFormed": 400, "EndPointInternalError": 500}
-
-
-def _classify(e: Exception) -> tuple[int | None, str, str]:
-    """(HTTP status or None for a connection failure, reason, body) of a request's exception."""
-    if isinstance(e, urllib.error.HTTPError):
-        return e.code, str(e.reason), e.read().decode("utf-8", "replace") if e.fp else ""
-    if isinstance(e, (urllib.error.URLError, OSError)):
-        return None, str(getattr(e, "reason", e)), ""
-    code = _WRAPPER_CODES.get(type(e).__name__)  # SPARQLWrapper's exceptions
-    if code is None:
-        raise StoreError(f"the store rejected the request ({type(e).__name__}): {str(e).splitlines()[0][:300]}") from None
-    return code, type(e).__name__, str(e).split("Response:", 1)[-1] if code == 400 else ""
-
-
 def _retrying(url: str, call):
-    """``call()`` with retries and exponential backoff on 5xx answers and connection failures.
+    """``call()`` with retries and exponential backoff on 5xx answers and failed connections; a
+    redirect or a timeout is not retried (the request went as far as it may, or had its time).
 
-    :raises StoreError: unreachable after the retries, or a 4xx/5xx answer, saying what to do.
+    :raises StoreError: unreachable after the retries, a redirect, a timeout, or a 4xx/5xx answer,
+        saying what to do.
     """
     delay = BACKOFF_S
     for attempt in range(RETRIES):
         try:
             return call()
-        except Exception as e:  # noqa: BLE001 - classified below, everything else is re-raised as StoreError
-            code, reason, body = _classify(e)
+        except transport.Redirected as e:
+            raise StoreError(f"{safe_url(url)} answered HTTP {e.status}, a redirect to {safe_url(e.location) or '(nowhere)'}; "
+                             "benchkg does not follow redirects (your credentials and data go only to the URL you "
+                             "give): pass the URL the store really answers at") from None
+        except transport.TimedOut as e:
+            raise StoreError(f"{safe_url(url)} did not answer in time: {e}; is the store overloaded, or this not its "
+                             "URL? (--timeout SECONDS allows longer)") from None
+        except (transport.ConnectFailed, transport.HTTPStatusError) as e:
+            code = getattr(e, "status", None)
             if (code is None or code >= 500) and attempt < RETRIES - 1:
                 time.sleep(delay)
                 delay *= 2
                 continue
             if code is None:
-                raise StoreError(f"cannot reach {safe_url(url)}: {reason}. "
-                                 f"Is the store running, and is this its URL?") from None
-            raise _explain(url, code, reason, body) from None
+                raise StoreError(f"cannot reach {safe_url(url)}: {e}. Is the store running, and is this its URL?") from None
+            raise _explain(url, code, e.reason, e.body.decode("utf-8", "replace")) from None
     raise AssertionError("unreachable")
 
 
 def http(method: str, url: str, body: bytes | None = None, headers: dict | None = None,
-         timeout: float = TIMEOUT_S) -> tuple[int, bytes]:
-    """One HTTP request with auth, a timeout, and retries (see :func:`_retrying`)."""
+         timeouts: transport.Timeouts | None = None) -> tuple[int, bytes]:
+    """One HTTP request with the credentials, bounded in time, sent only to ``url``, retried on
+    failed connections and 5xx answers (see :func:`_retrying`)."""
     headers = {**(headers or {}), **_auth_header()}
 
     def call():
-        request = urllib.request.Request(url, data=body, method=method, headers=headers)
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return response.status, response.read()
+        status, _headers, answer = transport.request(method, url, body, headers, timeouts or transport.Timeouts())
+        return status, answer
 
     return _retrying(url, call)
 
@@ -146,32 +136,38 @@ def term_from_json(binding: dict):
     return Literal(binding["value"])
 
 
-def run_remote_sparql(endpoint: str, text: str, timeout: float = QUERY_TIMEOUT_S) -> Results:
-    """Run SELECT text on a SPARQL 1.1 endpoint through SPARQLWrapper; rows of pyoxigraph terms."""
+def run_remote_sparql(endpoint: str, text: str, timeouts: transport.Timeouts | None = None) -> Results:
+    """Run SELECT text on a SPARQL 1.1 endpoint; rows of pyoxigraph terms. SPARQLWrapper writes the
+    protocol request (a POST of the query, JSON results); :mod:`benchkg.transport` sends it."""
+    import json
+
     from SPARQLWrapper import JSON, POST, SPARQLWrapper
 
     client = SPARQLWrapper(endpoint)
     client.setReturnFormat(JSON)
-    client.setTimeout(int(timeout))
     client.setMethod(POST)
-    for name, value in _auth_header().items():
-        client.addCustomHttpHeader(name, value)
     client.setQuery(text)
-    data = _retrying(endpoint, lambda: client.query().convert())
+    request = client._createRequest()  # the request SPARQLWrapper would send, sent our way
+    _status, body = http(request.get_method(), request.full_url, request.data, dict(request.header_items()),
+                         timeouts)
+    try:
+        data = json.loads(body)
+    except ValueError:
+        raise StoreError(f"{safe_url(endpoint)} did not answer SPARQL JSON results (is this a SPARQL endpoint?)") from None
     names = data.get("head", {}).get("vars", [])
     rows = [{k: term_from_json(v) for k, v in b.items()} for b in data.get("results", {}).get("bindings", [])]
     return Results(names, rows)
 
 
 def run_remote_query(endpoint: str, name_or_file: str, params: dict[str, str] | None = None,
-                     base: str = DEFAULT_BASE, queries_dir=None) -> Results:
+                     base: str = DEFAULT_BASE, queries_dir=None, timeouts: transport.Timeouts | None = None) -> Results:
     """Run a saved query on a remote endpoint, bound exactly as embedded.
 
     The store must answer queries over the union of its named graphs (Oxigraph server
     ``--union-default-graph``; Fuseki ``tdb2:unionDefaultGraph true``).
     """
     query = find_query(name_or_file, *([queries_dir] if queries_dir else []))
-    return tidy(run_remote_sparql(endpoint, bound_text(query, params or {}, base)), query)
+    return tidy(run_remote_sparql(endpoint, bound_text(query, params or {}, base), timeouts), query)
 
 
 # ---------------------------------------------------------------- push
@@ -221,10 +217,10 @@ def guess_gsp(endpoint: str) -> str:
     return urllib.parse.urlunsplit(parts._replace(path=new))
 
 
-def remote_manifest(endpoint: str, base: str = DEFAULT_BASE) -> dict[str, str]:
+def remote_manifest(endpoint: str, base: str = DEFAULT_BASE, timeouts: transport.Timeouts | None = None) -> dict[str, str]:
     """graph IRI -> content hash, as the last push recorded it on the store."""
     rows = run_remote_sparql(endpoint, f"""SELECT ?g ?h WHERE {{ GRAPH <{manifest_graph_iri(base)}> {{
-        ?g <{_HASH}> ?h }} }}""").rows
+        ?g <{_HASH}> ?h }} }}""", timeouts).rows
     return {r["g"].value: r["h"].value for r in rows}
 
 
@@ -269,13 +265,14 @@ class _Writer:
     incomplete until the last one, and the push manifest marks it pending, so the next push repairs
     a push cut off between them."""
 
-    def __init__(self, gsp: str | None, update: str | None, limit: int = MAX_REQUEST_BYTES):
-        self.gsp, self.update, self.limit = gsp, update, limit
+    def __init__(self, gsp: str | None, update: str | None, limit: int = MAX_REQUEST_BYTES,
+                 timeouts: transport.Timeouts | None = None):
+        self.gsp, self.update, self.limit, self.timeouts = gsp, update, limit, timeouts
         self.requests = 0
 
     def _update(self, text: bytes) -> None:
         self.requests += 1
-        http("POST", self.update, text, {"Content-Type": "application/sparql-update"})
+        http("POST", self.update, text, {"Content-Type": "application/sparql-update"}, self.timeouts)
 
     def put(self, graph: str, ntriples: bytes) -> None:
         parts = split_ntriples(ntriples, self.limit)
@@ -292,7 +289,7 @@ class _Writer:
         url = f"{self.gsp}?graph={urllib.parse.quote(graph, safe='')}"
         for n, part in enumerate(parts):
             self.requests += 1
-            http("PUT" if n == 0 else "POST", url, part, {"Content-Type": "application/n-triples"})
+            http("PUT" if n == 0 else "POST", url, part, {"Content-Type": "application/n-triples"}, self.timeouts)
 
     def drop(self, graph: str) -> None:
         if self.update:
@@ -300,29 +297,31 @@ class _Writer:
             return
         self.requests += 1
         try:
-            http("DELETE", f"{self.gsp}?graph={urllib.parse.quote(graph, safe='')}")
+            http("DELETE", f"{self.gsp}?graph={urllib.parse.quote(graph, safe='')}", timeouts=self.timeouts)
         except StoreError as e:
             if "HTTP 404" not in str(e):  # already gone: what we wanted
                 raise
 
 
 def push_graph(store, endpoint: str, *, gsp: str | None = None, update_endpoint: str | None = None,
-               base: str = DEFAULT_BASE, progress=None, limit: int = MAX_REQUEST_BYTES) -> PushResult:
+               base: str = DEFAULT_BASE, progress=None, limit: int = MAX_REQUEST_BYTES,
+               timeouts: transport.Timeouts | None = None) -> PushResult:
     """Make the remote store hold exactly the embedded graph, sending only what changed.
 
     Each graph is replaced whole in requests of bounded size (see :class:`_Writer`). The push
     manifest graph on the store lists
     every graph sent; it is written first with the graphs about to change marked pending, and
-    last with their hashes, so a push cut off anywhere is finished by the next one.
+    last with their hashes, so a push cut off anywhere is finished by the next one. A graph counts
+    as sent only when the store acknowledged it (2xx); a redirect is an error, never followed.
 
     :raises StoreError: unreachable store, refused credentials, missing endpoint, rejected data.
     """
     if not update_endpoint:
         gsp = gsp or guess_gsp(endpoint)
-    writer = _Writer(gsp, update_endpoint, limit)
+    writer = _Writer(gsp, update_endpoint, limit, timeouts)
     payloads = graph_payloads(store, base)
     hashes = {g: hashlib.sha256(nt).hexdigest() for g, nt in payloads.items()}
-    before = remote_manifest(endpoint, base)
+    before = remote_manifest(endpoint, base, timeouts)
     to_send = sorted(g for g in payloads if before.get(g) != hashes[g])
     to_drop = sorted(g for g in before if g not in payloads)
     result = PushResult(unchanged=len(payloads) - len(to_send))

@@ -95,13 +95,16 @@ def _cells(results: Results) -> list[list[str]]:
     return [[short(row.get(v)) for v in results.vars] for row in results.rows]
 
 
-def window(results: Results, limit: int | None, offset: int = 0) -> Results:
-    """The rows ``offset`` … ``offset + limit`` (all from ``offset`` when ``limit`` is 0 or None)."""
+def window(results: Results, limit: int | None, offset: int = 0, claims: tuple[str, ...] = ()) -> Results:
+    """The rows ``offset`` … ``offset + limit`` (all from ``offset`` when ``limit`` is 0 or None) of a
+    whole answer, counting all of them and keeping the ``claims`` columns of every row."""
     rows = results.rows[offset:]
-    return Results(results.vars, rows[:limit] if limit else rows)
+    claim_rows = [tuple(row[c].value if c in row else None for c in claims) for row in results.rows] if claims else None
+    return Results(results.vars, rows[:limit] if limit else rows, len(results.rows), False, claim_rows)
 
 
-def to_table(results: Results, total: int | None = None, offset: int = 0, width: int | None = None) -> str:
+def to_table(results: Results, total: int | None = None, offset: int = 0, width: int | None = None,
+             more: bool = False) -> str:
     """A table that fits the terminal (``COLUMNS``): long cells end in "…", numbers right-aligned;
     with ``total``, a last line says which rows of how many it shows.
 
@@ -144,9 +147,10 @@ def to_table(results: Results, total: int | None = None, offset: int = 0, width:
     if shown < len(results.vars):
         lines.append(wrap(f"(columns not shown here: {', '.join(results.vars[shown:])}; widen the terminal or use "
                           f"--format csv)", width))
-    if total is not None and (n < total or offset):
-        more = "; --limit 0 for all" if offset + n < total else ""
-        lines.append(f"(rows {offset + 1}–{offset + n} of {total}{more})" if n else f"(no rows here; {total} in all)")
+    if total is not None and (n < total or offset or more):
+        of = f"more than {total:,}" if more else f"{total:,}"
+        rest = "; --limit 0 for all" if offset + n < total or more else ""
+        lines.append(f"(rows {offset + 1}–{offset + n} of {of}{rest})" if n else f"(no rows here; {of} in all)")
     else:
         lines.append(f"({n} row{'s' if n != 1 else ''})")
     return "\n".join(lines)

@@ -20,6 +20,7 @@ import errno
 import html
 import io
 import multiprocessing
+import re
 import select
 import socket
 import threading
@@ -31,12 +32,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from .errors import UsageError
-from .queries import mentions_service
 
 #: the limits, documented in the README and `benchkg serve --help`
 TIMEOUT_S = 30.0
 MAX_RESULT_BYTES = 64 * 1024 * 1024
 WORKERS = 4
+#: the largest query body, and how long a client may take to send its request
+MAX_BODY = 1_000_000
+REQUEST_TIMEOUT_S = 30.0
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>benchkg SPARQL</title>
@@ -90,34 +93,68 @@ class _Capped(io.RawIOBase):
         return len(data)
 
 
-def _answer(conn, store_path: str, query: str, accept: str, fmt: str, max_bytes: int) -> None:
-    """In a worker process: run ``query`` on the store opened read-only, send (status, type, body)."""
-    from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat, Store, serialize
+def _answer(conn, store_path: str, query: str, accept: str, fmt: str, max_bytes: int, give_up_at: float,
+            allow_service: bool = False) -> None:
+    """In a worker process: run ``query`` on the last complete build of the store (opened read-only),
+    send (status, type, body). While a build writes, that is the copy it made before its first
+    change (:func:`benchkg.store.readable_store`); when that copy goes away under the query (the
+    build finished) the query runs again on the store. With no complete build at all (a first
+    build, or one cut off) it waits until ``give_up_at`` (time.time()) and answers 503."""
+    from .lifeline import die_with_parent
+    from .queries import uses_service
 
-    try:
-        store = Store.read_only(store_path)
-        result = store.query(query, use_default_graph_as_union=True)
-        out = _Capped(max_bytes)
-        if isinstance(result, (QuerySolutions, QueryBoolean)):
-            if fmt == "html":
-                out.write(_page(query, result).encode())
-                mime = "text/html; charset=utf-8"
-            else:
-                mime, name = next(((m, f) for m, f in RESULT_FORMATS if m in accept), RESULT_FORMATS[0])
-                result.serialize(output=out, format=getattr(QueryResultsFormat, name))
+    die_with_parent()  # killing serve (even with SIGKILL) leaves no query running
+    if not allow_service and uses_service(query):  # parsed here: a query that is slow to parse is killed too
+        conn.send((400, "text/plain; charset=utf-8", b"SERVICE is refused: it would make this machine fetch "
+                   b"another URL (benchkg serve --allow-service allows it)"))
+        return
+    error = "no complete build of the store to answer from: a build is writing it (a first build, or one after " \
+            "an interrupted build)"
+    while time.time() <= give_up_at:
+        try:
+            conn.send(_evaluate(Path(store_path), query, accept, fmt, max_bytes))
+            return
+        except SyntaxError as e:
+            conn.send((400, "text/plain; charset=utf-8", f"query does not parse: {e}".encode()))
+            return
+        except _TooLarge:
+            conn.send((422, "text/plain; charset=utf-8",
+                       f"the answer is larger than {max_bytes / 2**20:,.0f} MiB (benchkg serve --max-result-mb); "
+                       "ask for less: add a LIMIT or fewer columns".encode()))
+            return
+        except (_NoStore, OSError, RuntimeError) as e:  # no complete build yet, or its copy went away
+            error = str(e) or error
+            time.sleep(0.05)
+    conn.send((503, "text/plain; charset=utf-8", f"the store cannot be read now ({error}); try again".encode()))
+
+
+class _NoStore(Exception):
+    pass
+
+
+def _evaluate(store_path: Path, query: str, accept: str, fmt: str, max_bytes: int) -> tuple[int, str, bytes]:
+    """(200, media type, body) of ``query`` on the last complete build of the store."""
+    from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat, serialize
+
+    from .store import readable_store
+
+    store = readable_store(store_path)
+    if store is None:
+        raise _NoStore()
+    result = store.query(query, use_default_graph_as_union=True)
+    out = _Capped(max_bytes)
+    if isinstance(result, (QuerySolutions, QueryBoolean)):
+        if fmt == "html":
+            out.write(_page(query, result).encode())
+            mime = "text/html; charset=utf-8"
         else:
-            rdf = RdfFormat.TURTLE if "turtle" in accept else RdfFormat.N_TRIPLES
-            serialize(result, output=out, format=rdf)
-            mime = rdf.media_type
-        conn.send((200, mime, bytes(out.buffer)))
-    except SyntaxError as e:
-        conn.send((400, "text/plain; charset=utf-8", f"query does not parse: {e}".encode()))
-    except _TooLarge:
-        conn.send((422, "text/plain; charset=utf-8",
-                   f"the answer is larger than {max_bytes / 2**20:,.0f} MiB (benchkg serve --max-result-mb); "
-                   "ask for less: add a LIMIT or fewer columns".encode()))
-    except (OSError, RuntimeError) as e:  # a build writing the store right now
-        conn.send((503, "text/plain; charset=utf-8", f"the store cannot be read now ({e}); try again".encode()))
+            mime, name = next(((m, f) for m, f in RESULT_FORMATS if m in accept), RESULT_FORMATS[0])
+            result.serialize(output=out, format=getattr(QueryResultsFormat, name))
+    else:
+        rdf = RdfFormat.TURTLE if "turtle" in accept else RdfFormat.N_TRIPLES
+        serialize(result, output=out, format=rdf)
+        mime = rdf.media_type
+    return 200, mime, bytes(out.buffer)
 
 
 def _page(query: str, result) -> str:
@@ -150,11 +187,16 @@ def service_description(endpoint: str) -> bytes:
 def make_handler(store_path: Path, limits: Limits):
     """A request handler class answering from the store at ``store_path`` within ``limits``."""
     context = multiprocessing.get_context("forkserver")  # children forked from a clean, single-threaded process
-    context.set_forkserver_preload(["benchkg.serve", "pyoxigraph"])  # so a query starts in milliseconds
+    # so a query starts in milliseconds; forkserver_init makes the fork server die with serve
+    context.set_forkserver_preload(["benchkg.forkserver_init", "benchkg.serve", "pyoxigraph"])
+    from multiprocessing import forkserver
+
+    forkserver.ensure_running()  # from this (the main) thread: see benchkg.forkserver_init
     slots = threading.BoundedSemaphore(limits.workers)
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "benchkg"
+        timeout = REQUEST_TIMEOUT_S  # a client that sends its request slowly (or never) is let go
 
         def log_message(self, fmt, *args):  # quiet: one line per request is noise here
             pass
@@ -219,10 +261,10 @@ def make_handler(store_path: Path, limits: Limits):
                 return self._error(HTTPStatus.FORBIDDEN, "this endpoint is read-only")
             if url.path != "/query":
                 return self._error(HTTPStatus.NOT_FOUND, "not found: the SPARQL endpoint is /query")
-            length = int(self.headers.get("Content-Length") or 0)
-            if length > 1_000_000:
-                return self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "a query is at most 1 MB")
-            body = self.rfile.read(length).decode("utf-8", "replace")
+            raw = self._body()
+            if raw is None:
+                return None
+            body = raw.decode("utf-8", "replace")
             ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip()
             if ctype == "application/sparql-query":
                 return self._run(body, "")
@@ -232,6 +274,48 @@ def make_handler(store_path: Path, limits: Limits):
             if "query" not in form:
                 return self._error(HTTPStatus.BAD_REQUEST, "missing query parameter")
             self._run(form["query"][0], form.get("format", [""])[0])
+
+        def _body(self) -> bytes | None:
+            """The request body, at most :data:`MAX_BODY` bytes, whether its length is given or it
+            comes in chunks; None after answering 400, 411 or 413 (a negative or unreadable length,
+            none at all, or too much)."""
+            chunked = "chunked" in (self.headers.get("Transfer-Encoding") or "").lower()
+            length = self.headers.get("Content-Length")
+            if chunked:
+                return self._chunks()
+            if length is None:
+                self._error(HTTPStatus.LENGTH_REQUIRED, "a POST needs Content-Length (or chunked transfer encoding)")
+                return None
+            if not length.strip().isdigit():
+                self._error(HTTPStatus.BAD_REQUEST, f"Content-Length {length[:40]!r} is not a length")
+                return None
+            if int(length) > MAX_BODY:
+                self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a query is at most {MAX_BODY // 10**6} MB")
+                return None
+            return self.rfile.read(int(length))
+
+        def _chunks(self) -> bytes | None:
+            body = bytearray()
+            while True:
+                line = self.rfile.readline(100)
+                size_text = line.split(b";", 1)[0].strip()
+                try:
+                    size = int(size_text, 16) if re.fullmatch(rb"[0-9A-Fa-f]{1,8}", size_text) else -1
+                except ValueError:
+                    size = -1
+                if size < 0:
+                    self._error(HTTPStatus.BAD_REQUEST, "a chunk of the body has no valid size")
+                    return None
+                if size == 0:
+                    while self.rfile.readline(1000).strip():  # trailers, up to the blank line
+                        pass
+                    return bytes(body)
+                if len(body) + size > MAX_BODY:
+                    self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a query is at most {MAX_BODY // 10**6} MB")
+                    self.close_connection = True
+                    return None
+                body += self.rfile.read(size)
+                self.rfile.readline(3)  # the chunk's CRLF
 
         def _client_gone(self) -> bool:
             poller = select.poll()  # not select(): it fails on descriptors past 1023
@@ -244,9 +328,6 @@ def make_handler(store_path: Path, limits: Limits):
                 return True
 
         def _run(self, query: str, fmt: str, extra: dict | None = None) -> None:
-            if not limits.allow_service and mentions_service(query):
-                return self._error(HTTPStatus.BAD_REQUEST, "SERVICE is refused: it would make this machine fetch "
-                                                           "another URL (benchkg serve --allow-service allows it)")
             deadline = time.monotonic() + limits.timeout
             if not slots.acquire(timeout=limits.timeout):
                 return self._error(HTTPStatus.SERVICE_UNAVAILABLE, "busy: every worker is answering; try again")
@@ -254,7 +335,8 @@ def make_handler(store_path: Path, limits: Limits):
                 receive, send = context.Pipe(duplex=False)
                 worker = context.Process(target=_answer, daemon=True,
                                          args=(send, str(store_path), query, self.headers.get("Accept") or "", fmt,
-                                               limits.max_bytes))
+                                               limits.max_bytes, time.time() + limits.timeout - 0.5,
+                                               limits.allow_service))
                 worker.start()
                 send.close()
                 try:

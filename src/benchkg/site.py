@@ -368,6 +368,7 @@ def _query_page(g: _Graph, store, saved, out_dir: Path) -> tuple[str, bool]:
 
     root = "../../"
     r = _Renderer(g, root)
+    saved.check_service()  # a data repository's own query that calls SERVICE is not run for the site
     results = tidy(run_sparql(store, bound_text(saved, {}, g.base), saved.name), saved)
     (out_dir / "results.csv").write_text(to_csv(results), encoding="utf-8")
     params = "".join(f"<dt><code>{esc(p.name)}</code></dt><dd>{esc(p.default or 'any')} "

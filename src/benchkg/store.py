@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -28,7 +29,8 @@ from . import __version__
 from .errors import InputError, InputProblem, StoreError
 from .mapping import record_quads
 from .datarepo import layout_for, record_entries, shape_files
-from .records import Record, read_record
+from .lifeline import die_with_parent
+from .records import Record, read_record, stat_key
 from .resources import ONTOLOGY_FILE
 from .vocab import BK, DEFAULT_BASE, sparql_prefixes
 
@@ -56,13 +58,31 @@ def caveats_graph(base: str) -> NamedNode:
     return NamedNode(f"{base}graph/caveats")
 
 
+def state_dir_for(data_dir: Path) -> Path:
+    """Where benchkg keeps what it derives from ``data_dir``: ``.benchkg/<folder name>/`` beside it
+    (the store, its manifest snapshot, the validation cache, the lock). Named after the folder, so
+    sibling data folders (``data/``, ``data2/``) never share a store.
+
+    >>> state_dir_for(Path("/repo/data")), state_dir_for(Path("/repo/data2"))
+    (PosixPath('/repo/.benchkg/data'), PosixPath('/repo/.benchkg/data2'))
+    """
+    real = Path(data_dir).resolve()
+    return real.parent / ".benchkg" / (real.name or "root")
+
+
 def store_dir_for(data_dir: Path) -> Path:
-    """Where the persistent store of ``data_dir`` lives: ``.benchkg/store`` beside it.
+    """Where the persistent store of ``data_dir`` lives: ``store/`` in its :func:`state_dir_for`.
 
     >>> store_dir_for(Path("/repo/data"))
-    PosixPath('/repo/.benchkg/store')
+    PosixPath('/repo/.benchkg/data/store')
     """
-    return data_dir.resolve().parent / ".benchkg" / "store"
+    return state_dir_for(data_dir) / "store"
+
+
+def snapshot_dir_for(store_dir: Path) -> Path:
+    """The copy of the last complete store that readers use while a build writes (see
+    :func:`readable_store`)."""
+    return Path(store_dir).parent / "store-while-building"
 
 
 #: the on-disk stores this process has open, by folder: RocksDB lets a process open a folder once,
@@ -163,14 +183,40 @@ def _open_rocksdb(path: Path, turn: _Turn) -> Store:
             turn.pause("another program")
 
 
+#: guards the tables above: two threads opening one store get the same store, never two locks
+_TABLE = threading.RLock()
+#: one lock per store folder: a build and a query of one store in two threads take turns
+_GUARDS: dict[str, threading.RLock] = {}
+
+
+def store_guard(path: Path | None) -> threading.RLock:
+    """The lock threads of this process take to use the store at ``path`` (a new one for ``None``,
+    an in-memory store of one's own)."""
+    if path is None:
+        return threading.RLock()
+    with _TABLE:
+        return _GUARDS.setdefault(str(Path(path).absolute()), threading.RLock())
+
+
+def _release_unheld() -> None:
+    """Let go of the stores nothing but the table holds (the table and getrefcount's argument are
+    2), and of those whose folder is gone."""
+    for old in [k for k in _OPEN if sys.getrefcount(_OPEN[k]) <= 2 or not Path(k, "CURRENT").exists()]:
+        _release(old)
+
+
 def open_store(path: Path | None) -> Store:
     """Open (or create) the on-disk store at ``path``, or give the one this process has open there;
-    ``None`` gives an in-memory store."""
+    ``None`` gives an in-memory store. Threads may call it at once."""
     if path is None:
         return Store()
+    with _TABLE:
+        return _open_on_disk(Path(path))
+
+
+def _open_on_disk(path: Path) -> Store:
     key = str(Path(path).absolute())
-    for old in [k for k in _OPEN if sys.getrefcount(_OPEN[k]) <= 2 or not Path(k, "CURRENT").exists()]:
-        _release(old)  # nothing else holds it (the table and the call's argument are 2), or its folder is gone
+    _release_unheld()
     if key in _OPEN:
         return _OPEN[key]
     try:
@@ -198,8 +244,19 @@ def close_store(path: Path) -> None:
     processes may open it: ``benchkg serve`` after its build."""
     import gc
 
-    _release(str(Path(path).absolute()))
+    with _TABLE:
+        _release(str(Path(path).absolute()))
     gc.collect()
+
+
+def let_go() -> None:
+    """Close the stores of this process that nothing holds any more, and let go of their locks
+    (``KnowledgeGraph.close``): another process may open them now."""
+    import gc
+
+    gc.collect()
+    with _TABLE:
+        _release_unheld()
 
 
 @dataclass
@@ -219,8 +276,8 @@ class BuildResult:
 
 
 def _stat_key(path) -> str:
-    st = os.stat(path)
-    return f"{st.st_size}:{st.st_mtime_ns}"
+    """The :func:`~benchkg.records.stat_key` of the file at ``path`` now."""
+    return stat_key(os.stat(path))
 
 
 def _ontology_quads() -> list[Quad]:
@@ -249,10 +306,11 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
     data_dir = Path(data_dir)
     if not data_dir.is_dir():  # before the store is opened: a mistyped --data must leave nothing behind
         raise InputError([InputProblem(data_dir, None, "", "data folder not found; pass --data DIR or set BENCHKG_DATA")])
-    snapshot = None
+    snapshot = readers_copy = None
     if store is None:
         store = open_store(store_dir_for(data_dir) if persist else None)
         snapshot = store_dir_for(data_dir).parent / "manifest.json" if persist else None
+        readers_copy = snapshot_dir_for(store_dir_for(data_dir)) if persist else None
     manifest = manifest_graph(base)
     state = f"{MAPPING_VERSION} {base} {hashlib.sha256(ONTOLOGY_FILE.read_bytes()).hexdigest()}"
     old_state = [q.object.value for q in store.quads_for_pattern(manifest, _STATE, None, manifest)]
@@ -265,10 +323,11 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
     names = record_entries(data_dir)  # the data folder's records, and the reference records it uses
     shape_dirs = layout_for(data_dir).shape_dirs
     if rebuild_all and not old_state and len(names) > PARALLEL_FROM and not len(store):
+        store.add(Quad(manifest, _BUILDING, Literal("1"), manifest))
         _cold_load(store, [(kind, Path(folder, kind, name)) for kind, name, folder in names], base, result, progress,
                    entries)
         return _finish(store, base, state, result, rebuild_all=True, optimize=True, snapshot=snapshot, entries=entries,
-                       shape_dirs=shape_dirs)
+                       shape_dirs=shape_dirs, readers_copy=readers_copy)
     todo: list[tuple[Record, str]] = []
     problems = []
     seen: set[str] = set()
@@ -293,17 +352,18 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
             todo.append((record, "changed" if old is not None else "added"))
     if problems:
         raise InputError(problems)
-    if rebuild_all:  # only now that every record has read: a failed build leaves the store as it was
-        store.clear()
     gone = [iri for iri in known if iri not in seen]
-    if todo or gone or interrupted:
-        store.add(Quad(manifest, _BUILDING, Literal("1"), manifest))  # before the first change
+    if todo or gone or interrupted or rebuild_all:  # only now that every record has read
+        _begin_changes(store, manifest, readers_copy)
+    if rebuild_all:  # a failed build leaves the store as it was
+        store.clear()
+        store.add(Quad(manifest, _BUILDING, Literal("1"), manifest))
     total = len(todo) + len(gone)
     bulk = not known and len(todo) > 1000
     batch: list[Quad] = []
     for n, (record, what) in enumerate(todo, 1):
         graph = NamedNode(prefix + f"{record.kind}/{record.id}")
-        entry = Literal(f"{_stat_key(record.path)} {record.digest}")
+        entry = Literal(f"{record.stat} {record.digest}")
         if what != "touch":
             try:  # mapped before anything is removed: a record that cannot be mapped stays as it was
                 quads = record_quads(record, base)
@@ -344,7 +404,8 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
             if graph.value.startswith(prefix) and graph.value not in entries:
                 store.remove_graph(graph)
     result = _finish(store, base, state, result, rebuild_all=rebuild_all, optimize=bulk, snapshot=snapshot,
-                     entries=entries, snapshot_valid=snapshot_valid, shape_dirs=shape_dirs, interrupted=interrupted)
+                     entries=entries, snapshot_valid=snapshot_valid, shape_dirs=shape_dirs, interrupted=interrupted,
+                     readers_copy=readers_copy)
     if problems:  # records that could not be mapped: the rest is built, these are as they were
         raise InputError(problems)
     return result
@@ -361,7 +422,8 @@ def _unmappable(path: Path, error: Exception) -> InputProblem:
 
 def _finish(store: Store, base: str, state: str, result: BuildResult, *, rebuild_all: bool, optimize: bool,
             snapshot: Path | None, entries: dict[str, str], snapshot_valid: bool = False,
-            shape_dirs: tuple[Path, ...] = (), interrupted: bool = False) -> BuildResult:
+            shape_dirs: tuple[Path, ...] = (), interrupted: bool = False,
+            readers_copy: Path | None = None) -> BuildResult:
     """What every build ends with once the records are in: the ontology and build state (after a
     full rebuild), the gotcha links of what changed (all of them after an interrupted build),
     compaction after a bulk load, the manifest snapshot, and last the building mark removed."""
@@ -384,7 +446,64 @@ def _finish(store: Store, base: str, state: str, result: BuildResult, *, rebuild
         _write_manifest(store, manifest, snapshot, entries)
     for q in list(store.quads_for_pattern(manifest, _BUILDING, None, manifest)):
         store.remove(q)
+    if readers_copy is not None:  # readers read the store itself again
+        _remove_tree(readers_copy)
     return result
+
+
+def is_complete(store: Store, base: str = DEFAULT_BASE) -> bool:
+    """Whether ``store`` holds a complete build: its build state is recorded and no build is writing
+    it (or was cut off writing it). A reader answers only from a complete store.
+
+    >>> is_complete(Store())
+    False
+    """
+    manifest = manifest_graph(base)
+    has = lambda p: next(iter(store.quads_for_pattern(manifest, p, None, manifest)), None) is not None  # noqa: E731
+    return has(_STATE) and not has(_BUILDING)
+
+
+def _begin_changes(store: Store, manifest: NamedNode, readers_copy: Path | None) -> None:
+    """Before a build's first change: a copy of the store for readers while it writes (RocksDB
+    hard links: ~50 ms for data/), if the store is complete now; then the building mark."""
+    if readers_copy is not None and is_complete(store, manifest.value[: -len("graph/manifest")]):
+        _remove_tree(readers_copy)
+        fresh = readers_copy.with_name(f"{readers_copy.name}.{os.getpid()}.tmp")
+        _remove_tree(fresh)
+        try:
+            store.backup(str(fresh))
+            os.replace(fresh, readers_copy)
+        except OSError:  # no copy: readers wait for the build instead
+            _remove_tree(fresh)
+    store.add(Quad(manifest, _BUILDING, Literal("1"), manifest))
+
+
+def _remove_tree(path: Path) -> None:
+    """Remove a folder benchkg made (a reader that has it open keeps reading its files)."""
+    import shutil
+
+    if path.is_dir() and not path.is_symlink():
+        trash = path.with_name(f"{path.name}.{os.getpid()}.gone")
+        try:
+            os.replace(path, trash)
+        except OSError:
+            return
+        shutil.rmtree(trash, ignore_errors=True)
+
+
+def readable_store(store_dir: Path, base: str = DEFAULT_BASE) -> Store | None:
+    """The last complete build of the store at ``store_dir``, opened read-only, for a reader beside
+    the writer (``benchkg serve``): the store itself when no build is writing it, else the copy the
+    build made before its first change (:func:`snapshot_dir_for`); None when neither is complete
+    (a build writes a new store, or one was cut off: try again)."""
+    for folder in (Path(store_dir), snapshot_dir_for(store_dir)):
+        try:
+            store = Store.read_only(str(folder))
+        except OSError:  # no copy, or a build removing it right now
+            continue
+        if is_complete(store, base):
+            return store
+    return None
 
 
 def _stat_or_empty(path) -> str:
@@ -438,7 +557,8 @@ def _cold_load(store: Store, files, base: str, result: BuildResult, progress, en
     problems, done = [], 0
     workers = max(1, min(4, os.cpu_count() or 1))
     # spawn, not fork: the open store runs threads of its own
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=die_with_parent, initargs=(os.getpid(),)) as pool:  # a killed build leaves no worker
         for data, written, found in pool.map(_map_chunk, [(base, chunk) for chunk in chunks]):
             problems += found
             if not problems:
@@ -468,7 +588,7 @@ def _map_chunk(job) -> tuple[bytes, dict[str, str], list]:
             problems += e.problems
             continue
         graph = NamedNode(f"{base}id/{kind}/{record.id}")
-        entry = f"{_stat_key(record.path)} {record.digest}"
+        entry = f"{record.stat} {record.digest}"
         try:
             quads += record_quads(record, base)
         except _MAPPING_ERRORS as e:
