@@ -143,3 +143,58 @@ def test_a_record_that_cannot_be_mapped_leaves_it_as_it_was_and_is_retried(data,
     put_back(files)
     build_graph(data)
     assert export(data, in_process=True) == expected
+
+
+EDIT_ROUNDS = int(os.environ.get("BENCHKG_EDIT_ROUNDS", "6"))
+DIGIT = re.compile(rb'("value": )(\d)')
+
+
+def edit_in_place(path: Path, rng: random.Random) -> None:
+    """Change one digit of the claim's value, keeping the size, and put the mtime back: only the
+    content (and the ctime, which no program can set) says the file changed."""
+    before = path.stat()
+    text = path.read_bytes()
+    m = DIGIT.search(text)
+    digit = int(m.group(2))
+    new = text[: m.start(2)] + str((digit + rng.randint(1, 8)) % 10 or 1).encode() + text[m.end(2):]
+    path.write_bytes(new)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def test_a_file_that_keeps_its_size_and_mtime_is_seen_to_change(data, tmp_path):
+    assert build(data).returncode == 0
+    victim = sorted((data / "benchmarks").glob("mlperf-*.json"))[10]
+    edit_in_place(victim, random.Random(1))
+    assert build(data).returncode == 0
+    assert export(data) == clean_export(data, tmp_path)
+
+
+def test_files_edited_while_a_build_reads_them_are_built_by_the_next(data, tmp_path):
+    """Seeded rounds: a build of 400 edited claims runs while, at a random moment, 60 random claims
+    change again (some keeping their size and mtime). The next build must leave the store equal to
+    a clean build of the files as they are then: before, a file edited after the build read it kept
+    its old value for good (the build recorded the new file's state beside the old content)."""
+    rng = random.Random(SEED)
+    assert build(data).returncode == 0
+    claims = sorted((data / "benchmarks").glob("*.json"))
+    edit_values(data)
+    started = time.monotonic()
+    assert build(data).returncode == 0
+    span = time.monotonic() - started
+    during = 0
+    for round_ in range(EDIT_ROUNDS):
+        edit_values(data)  # a build with work to do
+        proc = subprocess.Popen([*BENCHKG, "build", "--data", str(data)], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE)
+        time.sleep(rng.uniform(0.0, span))
+        for path in rng.sample(claims, 60):
+            if rng.random() < 0.5:
+                edit_in_place(path, rng)
+            else:
+                path.write_bytes(VALUE.sub(lambda m: m.group(1) + str(rng.randint(1, 10**6)).encode(),
+                                           path.read_bytes(), count=1))
+        during += proc.poll() is None
+        assert proc.wait(timeout=600) == 0, proc.stderr.read()
+        assert build(data).returncode == 0
+        assert export(data) == clean_export(data, tmp_path), f"round {round_}: an edit made during the build was lost"
+    assert during >= EDIT_ROUNDS // 2, "the builds finished before the edits: nothing was tested"

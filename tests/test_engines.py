@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shlex
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -155,3 +156,52 @@ def test_virtuoso_killed_mid_push_then_push_again_converges(tmp_path):
         assert remote_quads(server.query) == local_quads(store)
     finally:
         server.kill()
+
+
+OPTIONALS = Path(__file__).parent / "fixtures" / "optionals"
+PAIRS = [("opt-states-nothing-a", "opt-states-nothing-b"), ("opt-states-nothing-a", "opt-states-all"),
+         ("opt-states-all", "opt-states-nothing-a"), ("opt-states-all", "opt-states-all"),
+         ("opt-states-all", "opt-states-all-otherwise")]
+
+
+@pytest.fixture(scope="module")
+def optional_engines(tmp_path_factory):
+    """The seed data and the claims of tests/fixtures/optionals on the three engines."""
+    folder = tmp_path_factory.mktemp("optionals")
+    data = folder / "data"
+    shutil.copytree(DATA, data)
+    for path in (OPTIONALS / "benchmarks").glob("*.json"):
+        shutil.copyfile(path, data / "benchmarks" / path.name)
+    store = build_graph(data, persist=False).store
+    oxigraph, virtuoso = Server(folder / "oxigraph").start(), Virtuoso(folder / "virtuoso").start()
+    try:
+        push_graph(store, oxigraph.query)
+        push_graph(store, virtuoso.query, update_endpoint=virtuoso.update)
+        yield store, {"oxigraph": oxigraph, "virtuoso": virtuoso}
+    finally:
+        oxigraph.kill()
+        virtuoso.kill()
+
+
+@pytest.mark.parametrize("a,b", PAIRS, ids=[f"{a[4:]}~{b[4:]}" for a, b in PAIRS])
+def test_comparability_agrees_where_values_are_absent_on_one_side_or_both(optional_engines, a, b):
+    store, servers = optional_engines
+    embedded = rows(run_query(store, "comparability", {"a": a, "b": b}))
+    same = {r["aspect"]: r["same"] for r in embedded}
+    if a.startswith("opt-states-nothing") and b.startswith("opt-states-nothing"):
+        assert set(same.values()) == {str(__import__("pyoxigraph").Literal(True))}  # absent on both: the same
+    if {a, b} == {"opt-states-nothing-a", "opt-states-all"}:
+        assert '"false"' in same["division"] and '"false"' in same["format"]  # absent on one side: not the same
+    for engine, server in servers.items():
+        assert rows(run_remote_query(server.query, "comparability", {"a": a, "b": b})) == embedded, engine
+
+
+@pytest.mark.parametrize("name", sorted(saved_queries()))
+def test_every_saved_query_agrees_on_claims_that_state_little(optional_engines, name):
+    store, servers = optional_engines
+    params = {"record": "opt-states-nothing-a"} if name in ("gotchas-for", "endpoints-curve") else {}
+    if name == "comparability":
+        params = {"a": "opt-states-nothing-a", "b": "opt-states-all-otherwise"}
+    embedded = rows(run_query(store, name, params))
+    for engine, server in servers.items():
+        assert rows(run_remote_query(server.query, name, params)) == embedded, f"{name} on {engine}"

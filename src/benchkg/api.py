@@ -118,10 +118,10 @@ class KnowledgeGraph:
     def __init__(self, data: str | Path = "data", *, endpoint: str | None = None, persist: bool = True,
                  base: str = DEFAULT_BASE, timeout: float | None = None):
         from .datarepo import layout_for
-        from .transport import Timeouts
+        from .transport import Timeouts, check_url
 
         self.data = Path(data)
-        self.endpoint = endpoint
+        self.endpoint = check_url(endpoint) if endpoint else None
         self.timeouts = Timeouts(total=timeout) if timeout else Timeouts()
         self.persist = persist
         self.base = base
@@ -279,7 +279,12 @@ class KnowledgeGraph:
         :raises StoreError: unreachable store, a redirect, a timeout, refused credentials, rejected data.
         """
         from .remote import push_graph
+        from .transport import check_url
 
+        check_url(endpoint)
+        for url, what in ((gsp, "--gsp"), (update_endpoint, "--update-endpoint")):
+            if url:
+                check_url(url, what)
         return push_graph(self.store, endpoint, gsp=gsp, update_endpoint=update_endpoint, base=self.base,
                           progress=progress, timeouts=self.timeouts)
 

@@ -38,7 +38,7 @@ class _Commands(TyperGroup):
             if _state["debug"] or callable(getattr(e, "format_message", None)):
                 raise  # --debug; or click's own usage errors, which it reports (exit 2)
             what = " ".join(f"{type(e).__name__}: {e}".split())
-            typer.echo(f"Error: benchkg failed unexpectedly ({what[:300]}). This is a bug; please report it at "
+            _echo(f"Error: benchkg failed unexpectedly ({what[:300]}). This is a bug; please report it at "
                        f"{ISSUES_URL} with the output of the same command run as `benchkg --debug ...`.", err=True)
             raise typer.Exit(3) from None
         _fail(message, code)
@@ -80,8 +80,19 @@ QueryFormat = Enum("QueryFormat", {name.replace("-", "_"): name for name in
                                     "sparql-tsv", "sparql-xml")}, type=str)
 
 
+def _echo(text: str, *, err: bool = False, nl: bool = True, data: bool = False) -> None:
+    """Write ``text``: for people (and any terminal) with its control characters shown, not obeyed
+    (:mod:`benchkg.terminal`); a data format to a file or a pipe as it is."""
+    from .terminal import printable
+
+    stream = sys.stderr if err else sys.stdout
+    if not data or stream.isatty():
+        text = printable(text)
+    typer.echo(text, err=err, nl=nl)
+
+
 def _fail(message: str, code: int = 2) -> None:
-    typer.echo(f"Error: {message}", err=True)
+    _echo(f"Error: {message}", err=True)
     raise typer.Exit(code)
 
 
@@ -142,7 +153,7 @@ def build(data: Path = DataOpt):
     Example: benchkg build --data data
     """
     result = _build(_open(data))
-    typer.echo(f"built {data}: {len(result.added)} added, {len(result.changed)} changed, "
+    _echo(f"built {data}: {len(result.added)} added, {len(result.changed)} changed, "
                f"{len(result.removed)} removed, {result.unchanged} unchanged; {len(result.store)} quads")
 
 
@@ -164,13 +175,13 @@ def validate(data: Path = DataOpt,
             kg.build(progress=cb)
     except InputError as e:  # unreadable records: the CI formats annotate them too (exit 2)
         if format.value in ("json", "github", "sarif"):
-            typer.echo(FORMATS[format.value](input_report(e)))
+            _echo(FORMATS[format.value](input_report(e)), data=True)
         _fail(str(e))
     report = _validate(kg, engine.value)
     del kg  # the Exit below carries this frame, which must not hold the store open
-    typer.echo(FORMATS[format.value](report))
+    _echo(FORMATS[format.value](report), data=format.value != "text")
     if report.rechecked is not None:
-        typer.echo(f"incremental: re-checked {report.rechecked:,} record(s) that changed since the last "
+        _echo(f"incremental: re-checked {report.rechecked:,} record(s) that changed since the last "
                    f"validation or depend on one that did; the other findings come from .benchkg/validation.json",
                    err=True)
     raise typer.Exit(report.exit_code(strict))
@@ -224,16 +235,16 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
         out = to_table(shown, total=shown.count, offset=offset, more=shown.more)
     else:
         out = FORMATS[format.value](shown)
-    typer.echo(out, nl=not out.endswith("\n"))
+    _echo(out, nl=not out.endswith("\n"), data=format.value not in ("table", "markdown"))
     for note in filter(None, [format_caveats(answer.caveats, shown.count), answer.left_out]):
         # under a table for people; on stderr where stdout is data for a program
-        typer.echo("\n" + note, err=format.value not in ("table", "markdown"))
+        _echo("\n" + note, err=format.value not in ("table", "markdown"))
     if chart is not None:
         from .results import to_chart
 
         to_chart(shown, chart, *saved.chart, title=title or f"{saved.name}: {saved.summary}",
                  limit=limit or CHART_ROWS)
-        typer.echo(f"chart written to {chart}", err=True)
+        _echo(f"chart written to {chart}", err=True)
 
 
 def _find(kg, name: str):
@@ -261,9 +272,9 @@ def list_queries(data: Path = DataOpt):
     """
     kg = _open(data)
     for q in _run(kg.queries).values():
-        typer.echo(f"{q.name}: {q.summary}")
+        _echo(f"{q.name}: {q.summary}")
         for p in q.params.values():
-            typer.echo(f"    --param {p.describe()}")
+            _echo(f"    --param {p.describe()}")
 
 
 @app.command()
@@ -275,7 +286,7 @@ def compare(a: str = typer.Argument(..., help="A claim id."), b: str = typer.Arg
     """
     kg = _open(data)
     _build(kg)
-    typer.echo(_run(lambda: kg.compare(a, b)).text())
+    _echo(_run(lambda: kg.compare(a, b)).text())
 
 
 @app.command()
@@ -291,7 +302,7 @@ def show(ident: str = typer.Argument(..., metavar="ID", help="A record id, or ki
     _run(lambda: find_record_path(data, ident))
     _build(kg)
     _validate(kg)  # with a progress bar; show reads the findings from the cache it leaves
-    typer.echo(_run(lambda: kg.show(ident)))
+    _echo(_run(lambda: kg.show(ident)))
 
 
 @app.command()
@@ -309,7 +320,7 @@ def export(output: Path = typer.Option(..., "-o", "--output", help="The file to 
     kg = _open(data)
     _build(kg)
     _run(lambda: kg.export(output, format))
-    typer.echo(f"wrote {output} ({fmt}, {output.stat().st_size:,} bytes)")
+    _echo(f"wrote {output} ({fmt}, {output.stat().st_size:,} bytes)")
 
 
 @app.command()
@@ -336,7 +347,7 @@ def site(output: Path = typer.Option(..., "-o", "--output", help="The folder to 
     with _progress("writing pages") as cb:
         result = _run(lambda: build_site(kg.store, data, output, endpoint=endpoint, findings=report.findings,
                                          progress=cb, published_at=published_at))
-    typer.echo(f"wrote {result.out}: {result.pages:,} pages ({result.entities:,} records, {result.charts} charts), "
+    _echo(f"wrote {result.out}: {result.pages:,} pages ({result.entities:,} records, {result.charts} charts), "
                f"{result.files:,} files, {result.bytes / 1e6:,.1f} MB; open {result.out / 'index.html'}")
 
 
@@ -358,12 +369,12 @@ def push(endpoint: str = typer.Option(..., "--endpoint", envvar="BENCHKG_ENDPOIN
     _build(kg)
     with _progress("pushing") as cb:
         result = _run(lambda: kg.push(endpoint, gsp=gsp, update_endpoint=update_endpoint, progress=cb))
-    typer.echo(f"pushed to {endpoint}: {len(result.sent)} graphs sent, {len(result.deleted)} deleted, "
+    _echo(f"pushed to {endpoint}: {len(result.sent)} graphs sent, {len(result.deleted)} deleted, "
                f"{result.unchanged} unchanged")
 
 
 @app.command()
-def serve(port: int = typer.Option(7878, "--port", help="Port to listen on."),
+def serve(port: int = typer.Option(7878, "--port", min=0, max=65535, help="Port to listen on (0: any free one)."),
           host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (loopback by default)."),
           timeout: float = typer.Option(30.0, "--timeout", help="Seconds a query may run before it is stopped."),
           max_result_mb: float = typer.Option(64.0, "--max-result-mb", help="The largest answer, in MiB."),
@@ -392,7 +403,7 @@ def serve(port: int = typer.Option(7878, "--port", help="Port to listen on."),
     limits = Limits(timeout=timeout, max_bytes=int(max_result_mb * 2**20), workers=workers,
                     allow_service=allow_service, hosts=tuple(h.lower() for h in allow_host))
     server = _run(lambda: make_server(path, host, port, limits))
-    typer.echo(f"benchkg SPARQL endpoint on http://{host}:{server.server_address[1]}/query "
+    _echo(f"benchkg SPARQL endpoint on http://{host}:{server.server_address[1]}/query "
                f"(query page at /; {timeout:g} s and {max_result_mb:g} MiB per query, {workers} at once); "
                "Ctrl-C stops it", err=True)
     try:
@@ -427,7 +438,7 @@ def import_(source: str = typer.Argument(..., metavar="mlperf|epoch", help="What
 
         for path in paths:
             _run(lambda: import_epoch(path, out, report))
-    typer.echo(report.text())
+    _echo(report.text())
 
 
 @app.command()
@@ -441,7 +452,7 @@ def init(target: Path = typer.Argument(..., metavar="DIR", help="The folder to c
     from .scaffold import init_repo
 
     written = _run(lambda: init_repo(target))
-    typer.echo(f"wrote {len(written)} files in {target}; next: cd {target} && git init && benchkg validate")
+    _echo(f"wrote {len(written)} files in {target}; next: cd {target} && git init && benchkg validate")
 
 
 def main() -> None:

@@ -74,7 +74,8 @@ def _targets(shapes, shape) -> Targets:
     for p in shapes.objects(shape, URIRef(SH + "targetObjectsOf")):
         parts.append(f"?_target {_n3(p)} ?this .")
     if not parts:
-        raise QueryError(f"shape {_local(shape)} has no target the fast validator knows")
+        raise QueryError(f"shape {_local(shape)} has no target the fast validator knows (sh:targetClass, "
+                         "sh:targetSubjectsOf, sh:targetObjectsOf); give it one of those")
     return Targets(parts, subjects_of[0] if len(parts) == 1 and subjects_of else "")
 
 
@@ -176,6 +177,21 @@ def _mark_focus(select: str) -> str:
     return "".join(out) + select[last:]
 
 
+#: what a node shape may say beside its targets, properties and SPARQL constraints (anything else,
+#: sh:closed or sh:node say, would be silently skipped: refused instead)
+NODE_KEYS = IGNORED | {"deactivated", "prefixes", "declare"}
+
+
+def _refuse_unsupported(shapes, shape, name: str) -> None:
+    """:raises QueryError: for a node shape constraint the fast validator does not compile."""
+    for pred in set(shapes.predicates(shape)):
+        key = str(pred)[len(SH):] if str(pred).startswith(SH) else None
+        if key is not None and key not in NODE_KEYS:
+            raise QueryError(f"shape {name}: sh:{key} is not supported by the fast validator (it compiles "
+                             f"sh:property with {', '.join(sorted(SUPPORTED))}, and sh:sparql); run "
+                             "`benchkg validate --engine pyshacl`, or write the rule as a SPARQL constraint")
+
+
 def compile_shapes(shapes) -> list[Check]:
     """Every named shape of the shapes graph as SPARQL checks."""
     from rdflib import URIRef
@@ -196,6 +212,8 @@ def compile_shapes(shapes) -> list[Check]:
         message = str(shapes.value(shape, URIRef(SH + "message")) or "")
         if (shape, RDF.type, URIRef(SH + "PropertyShape")) in shapes:
             checks += _property_checks(shapes, shape, name, targets, severity, message)
+        else:
+            _refuse_unsupported(shapes, shape, name)
         for prop in shapes.objects(shape, URIRef(SH + "property")):
             own = str(shapes.value(prop, URIRef(SH + "message")) or message)
             checks += _property_checks(shapes, prop, name, targets, _severity(shapes, prop), own)

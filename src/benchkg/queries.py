@@ -174,6 +174,8 @@ def find_query(name_or_file: str, queries_dir: Path | tuple[Path, ...] = QUERIES
     path = Path(name_or_file)
     if path.suffix == ".rq" and path.is_file():
         return parse_query_file(path)
+    if path.suffix == ".rq" and path.exists():
+        raise UsageError(f"{name_or_file} is not a query file (a folder or a device); give a .rq file or a saved query's name")
     known = saved_queries(queries_dir)
     if name_or_file in known:
         return known[name_or_file]
@@ -213,10 +215,14 @@ def term_for(param: Param, value: str, base: str = DEFAULT_BASE) -> str:
                 return str(NamedNode(unit_iri(value)))
             return str(NamedNode(concept_iri(param.of, value))) if param.of else str(Literal(value))
         if t in ("integer", "decimal"):  # bounded as record numbers are: 1e999999999 never reaches the store
+            if not re.fullmatch(r"-?\d+(\.\d+)?([eE][-+]?\d+)?", value.strip()):
+                example = "8" if t == "integer" else "0.5"
+                raise UsageError(f"parameter {param.name}: {value[:40]!r} is not a number; write digits, e.g. "
+                                 f"{param.name}={example}")
             number = bounded_number(value.strip())
             if t == "integer":
                 if not isinstance(number, int):
-                    raise ValueError("not a whole number")
+                    raise UsageError(f"parameter {param.name}: {value!r} is not a whole number; write e.g. {param.name}=8")
                 return str(Literal(str(number), datatype=NamedNode(XSD + "integer")))
             return str(Literal(format(Decimal(number), "f"), datatype=NamedNode(XSD + "decimal")))
         if t == "boolean":
@@ -321,12 +327,18 @@ def parse_params(pairs: list[str]) -> dict[str, str]:
 
     >>> parse_params(["model=llama2-70b", "note=a=b"])
     {'model': 'llama2-70b', 'note': 'a=b'}
+    >>> parse_params(["model=a", "model=b"])
+    Traceback (most recent call last):
+    benchkg.errors.UsageError: --param model is given twice ('a', then 'b'); give each parameter once
     """
     out = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise UsageError(f"--param takes KEY=VALUE, got {pair!r}")
+        if not sep or not key.strip():
+            raise UsageError(f"--param takes KEY=VALUE, got {pair!r}; e.g. --param model=llama2-70b")
+        if key.strip() in out:
+            raise UsageError(f"--param {key.strip()} is given twice ({out[key.strip()]!r}, then {value!r}); "
+                             "give each parameter once")
         out[key.strip()] = value
     return out
 
@@ -436,6 +448,24 @@ def check_ids(store, query: SavedQuery, params: dict[str, str], base: str = DEFA
         raise UsageError(f"parameter {name}: {value!r} is not a record in {param.of}/{hint}")
 
 
+def parse_error(name: str, text: str, error: Exception) -> str:
+    r"""What a parser's complaint means for the person who wrote the query.
+
+    >>> parse_error("q", "SELECT * { ?s ?p \x00 }", SyntaxError("error at 1:18: expected OPTIONAL"))
+    'q: the query holds a control character (\\x00) at line 1; save it as plain text'
+    >>> parse_error("q", "this is prose", SyntaxError("error at 1:6: expected CONSTRUCT"))
+    'q: the query does not parse (error at 1:6: expected CONSTRUCT): check the SPARQL near line 1, column 6; a query starts with PREFIX, SELECT, ASK, CONSTRUCT or DESCRIBE'
+    """
+    for n, line in enumerate(text.splitlines(), 1):
+        bad = re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", line)
+        if bad:
+            return f"{name}: the query holds a control character (\\x{ord(bad.group()):02x}) at line {n}; save it as plain text"
+    where = re.search(r"(\d+):(\d+)", str(error))
+    near = f": check the SPARQL near line {where.group(1)}, column {where.group(2)}" if where else ""
+    return (f"{name}: the query does not parse ({error}){near}; a query starts with PREFIX, SELECT, ASK, CONSTRUCT "
+            "or DESCRIBE")
+
+
 def run_sparql(store, text: str, name: str = "query", *, limit: int | None = None, offset: int = 0,
                claims: tuple[str, ...] = ()) -> Results:
     """Run SPARQL SELECT text on a pyoxigraph store, over the union of its graphs.
@@ -454,7 +484,7 @@ def run_sparql(store, text: str, name: str = "query", *, limit: int | None = Non
     try:
         solutions = store.query(text, use_default_graph_as_union=True)
     except SyntaxError as e:
-        raise QueryError(f"{name}: the query does not parse: {e}") from e
+        raise QueryError(parse_error(name, text, e)) from e
     except OSError as e:
         raise QueryError(f"{name}: the store could not answer: {e}") from e
     if not isinstance(solutions, QuerySolutions):

@@ -216,6 +216,54 @@ def _duplicate_line(text: str, key: str) -> int | None:
     return hits[1] if len(hits) > 1 else (hits[0] if hits else None)
 
 
+#: ids a record may not have: "any" unsets a query parameter, and a site page is index.html in the
+#: record's folder beside the kind's own index files
+RESERVED_IDS = frozenset({"any"})
+RESERVED_PREFIX = "index."
+
+
+def reserved_id(record_id: str) -> str:
+    """Why ``record_id`` is reserved ("" when it is not).
+
+    >>> reserved_id("any")
+    "'any' is reserved (a query parameter set to any matches every record); rename the file and its id"
+    >>> reserved_id("index.html")[:30], reserved_id("h100")
+    ("'index.html' is reserved (the ", '')
+    """
+    if record_id in RESERVED_IDS:
+        return (f"{record_id!r} is reserved (a query parameter set to any matches every record); rename the file "
+                "and its id")
+    if record_id.startswith(RESERVED_PREFIX):
+        return (f"{record_id!r} is reserved (the site writes index.html, index.ttl and index.jsonld beside each "
+                "kind's records); rename the file and its id")
+    return ""
+
+
+def whole_numbers(value, fields: dict[str, Field]):
+    """``value`` with every whole-number field that JSON wrote with a fraction or an exponent (72.0,
+    7.2e1) as the int it is (``check_fields`` has let only integral ones through).
+
+    >>> from benchkg.schema import SCHEMA
+    >>> whole_numbers({"accelerator_count": Decimal("7.2E+1")}, SCHEMA["benchmarks"])
+    {'accelerator_count': 72}
+    """
+    out = {}
+    for key, item in value.items():
+        spec = fields.get(key)
+        out[key] = _whole(item, spec) if spec is not None else item
+    return out
+
+
+def _whole(item, spec: Field):
+    if spec.type == "int" and isinstance(item, Decimal):
+        return int(item)
+    if spec.type == "obj" and isinstance(item, dict):
+        return whole_numbers(item, spec.fields)
+    if spec.type == "list" and isinstance(item, list) and spec.items is not None:
+        return [_whole(i, spec.items) for i in item]
+    return item
+
+
 def _suggest(name: str, choices) -> str:
     close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
@@ -281,12 +329,12 @@ def _check_value(value, spec: Field, where: str, shapes: frozenset[str] | None =
     if not isinstance(value, str):
         return [(where, f"expected a string, got {got}")]
     if spec.type == "date":
-        try:
-            dt.date.fromisoformat(value)
-            if len(value) != 10:
+        try:  # fromisoformat also takes week dates (2026-W40-1) and basic forms (20261004): not here
+            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
                 raise ValueError
+            dt.date.fromisoformat(value)
         except ValueError:
-            return [(where, f"{value!r} is not a date; write YYYY-MM-DD")]
+            return [(where, f"{value[:40]!r} is not a calendar date; write YYYY-MM-DD, e.g. 2026-10-04")]
     if spec.type == "url":
         parsed = urlparse(value)
         if parsed.scheme not in ("http", "https") or not parsed.netloc or any(c in value for c in ' <>"{}|\\^`'):
@@ -421,6 +469,10 @@ def read_record(path: Path, kind: str) -> Record:
         problems.append(("", f"missing 'id'; it must be the file's stem {path.stem!r}", 1))
     elif isinstance(record_id, str) and record_id != path.stem:
         problems.append(("/id", f"id {record_id!r} is not the file's stem {path.stem!r}; rename one of them", None))
+    elif isinstance(record_id, str) and reserved_id(record_id):
+        problems.append(("/id", reserved_id(record_id), None))
+    if not problems:
+        data = whole_numbers(data, SCHEMA[kind])
     if problems:
         fail(problems)
     return Record(kind, record_id, path, data, hashlib.sha256(raw).hexdigest(), state)

@@ -9,6 +9,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from .queries import Results
+from .terminal import printable
 from .vocab import PREFIXES, curator_name
 
 XSD = PREFIXES["xsd"]
@@ -70,7 +71,13 @@ def short(term) -> str:
         return curator_name(term.value)
     if isinstance(term, Literal) and term.datatype.value in _NUMERIC:
         return format_number(term.value)
-    return term.value
+    return printable(term.value)
+
+
+def _is_number(term) -> bool:
+    from pyoxigraph import Literal
+
+    return isinstance(term, Literal) and term.datatype.value in _NUMERIC
 
 
 def format_number(text: str) -> str:
@@ -357,7 +364,12 @@ def to_chart(results: Results, path, label: str, value: str, title: str = "", li
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = [r for r in results.rows if value in r]
+    rows = [r for r in results.rows if value in r and _is_number(r[value])]
+    if results.rows and not rows:
+        from .errors import UsageError
+
+        raise UsageError(f"the chart's value column {value!r} holds no numbers to draw; "
+                         "name a numeric column in '#+ chart: label=COLUMN value=COLUMN'")
     shown = f"the first {limit} of {len(rows)} rows" if len(rows) > limit else ""
     rows = rows[:limit]
     labels = chart_labels(rows, label)

@@ -64,6 +64,10 @@ def init_repo(target: Path) -> list[Path]:
 
 
 def _write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror or e}; choose a folder you can write "
+                         f"(benchkg init DIR makes DIR and everything in it)") from None
     return path

@@ -5,7 +5,8 @@ import json
 from pathlib import Path
 
 from .errors import UsageError
-from .schema import KINDS
+from .records import read_record
+from .schema import ID_PATTERN, KINDS
 from .vocab import DEFAULT_BASE, record_iri
 
 
@@ -17,6 +18,9 @@ def find_record_path(data_dir: Path, ident: str) -> tuple[str, Path]:
     from .datarepo import record_path
 
     kind, sep, rid = ident.partition("/")
+    if not ID_PATTERN.match(rid if sep else ident):
+        raise UsageError(f"{ident!r} is not a record id (lower-case letters, digits, '.' and '-'), or kind/id; "
+                         f"e.g. 'benchkg show llama2-70b' or 'benchkg show models/llama2-70b'")
     if sep:
         candidates = [(kind, record_path(data_dir, kind, rid))] if kind in KINDS else []
     else:
@@ -40,7 +44,7 @@ def describe(store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT
     kind, path = find_record_path(Path(data_dir), ident)
     record_id = path.stem
     iri = record_iri(base, kind, record_id)
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = read_record(path, kind).data  # as benchkg reads it: 72.0 is the count 72
     lines = [f"{kind}/{record_id}", f"  IRI   {iri}", f"  file  {path}", ""]
     for key, value in data.items():
         if key == "id":
@@ -49,7 +53,7 @@ def describe(store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT
             lines.append("  description (the submitter's words, verbatim):")
             lines += [f"    {name}: {text}" for name, text in value.items()]
             continue
-        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=_number)
         lines.append(f"  {key}: {text}")
     derived = run_sparql(store, f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
         PREFIX qudt: <http://qudt.org/schema/qudt/>
@@ -93,6 +97,15 @@ def _system_fabrics(store, iri: str) -> list[str]:
         note = "also in the chip's specification" if row["spec"].value == "true" else "stated by the submitter only"
         out.append(f"  {short(row['ic'])} ({note})")
     return out
+
+
+def _number(value):
+    """JSON for a Decimal benchkg read exactly (910621.36 stays 910621.36)."""
+    from decimal import Decimal
+
+    if isinstance(value, Decimal):
+        return float(value) if value != value.to_integral_value() else int(value)
+    raise TypeError(type(value).__name__)
 
 
 def _kind_id(iri: str, base: str) -> str:

@@ -517,10 +517,15 @@ def build_site(store, data_dir: Path, out: Path, *, base: str = DEFAULT_BASE, en
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists())):
         raise UsageError(f"{out} exists and is not a benchkg site; choose an empty or new folder "
                          f"(benchkg only replaces folders it wrote, marked by {MARKER})")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale_temporaries(out.parent, f".{out.name}.tmp-")  # left by a killed run
-    remove_stale_temporaries(out.parent, f".{out.name}.old-")
-    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-{os.getpid()}-"))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_temporaries(out.parent, f".{out.name}.tmp-")  # left by a killed run
+        remove_stale_temporaries(out.parent, f".{out.name}.old-")
+        tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-{os.getpid()}-"))
+    except OSError as e:
+        blocker = next((p for p in [*reversed(out.parents)] if p.exists() and not p.is_dir()), None)
+        why = f"{blocker} is a file, not a folder" if blocker else (e.strerror or str(e))
+        raise UsageError(f"cannot write the site in {out}: {why}; choose a folder you can write") from None
     try:
         os.chmod(tmp, 0o777 & ~current_umask())  # mkdtemp makes it 0700
         saved = saved_queries(layout_for(data_dir).query_dirs)

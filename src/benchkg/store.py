@@ -26,7 +26,7 @@ from pathlib import Path
 from pyoxigraph import Literal, NamedNode, Quad, RdfFormat, Store
 
 from . import __version__
-from .errors import InputError, InputProblem, StoreError
+from .errors import InputError, InputProblem, StoreError, UsageError
 from .mapping import record_quads
 from .datarepo import layout_for, record_entries, shape_files
 from .lifeline import die_with_parent
@@ -98,6 +98,24 @@ LOCK_WAIT_S = 600.0
 TELL_AFTER_S = 1.0
 
 
+def lock_wait() -> float:
+    """Seconds to wait for another benchkg to let go of a store: ``BENCHKG_LOCK_WAIT``, or 600.
+
+    :raises UsageError: for a value that is not a number of seconds.
+    """
+    text = os.environ.get("BENCHKG_LOCK_WAIT")
+    if text is None:
+        return LOCK_WAIT_S
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < 1e9:
+        raise UsageError(f"BENCHKG_LOCK_WAIT={text[:40]!r} is not a number of seconds; set it to e.g. 30, or unset it "
+                         f"(the default is {LOCK_WAIT_S:g})")
+    return value
+
+
 class _Turn:
     """One wait for the store: the deadline, and whether the user has been told (once).
 
@@ -108,7 +126,7 @@ class _Turn:
 
     def __init__(self, path: Path, wait: float | None = None) -> None:
         self.path = path
-        self.wait = float(os.environ.get("BENCHKG_LOCK_WAIT", LOCK_WAIT_S)) if wait is None else wait
+        self.wait = lock_wait() if wait is None else wait
         self.started, self.told = time.monotonic(), False
         self.deadline = self.started + self.wait
 
@@ -137,7 +155,11 @@ def _take_lock(path: Path, turn: _Turn) -> int:
     without it."""
     import fcntl
 
-    fd = os.open(path.parent / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+    try:
+        fd = os.open(path.parent / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+    except OSError as e:
+        raise StoreError(f"cannot take the lock {path.parent / 'lock'}: {e.strerror or e}; it must be a file benchkg "
+                         f"can write (remove whatever is there when no benchkg runs)") from None
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

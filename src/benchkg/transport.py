@@ -73,6 +73,28 @@ class HTTPStatusError(TransportError):
         self.status, self.reason, self.body = status, reason, body
 
 
+def check_url(url: str, what: str = "--endpoint") -> str:
+    """``url`` if it is an http(s) URL with a host (and a port in range).
+
+    >>> check_url("http://127.0.0.1:7878/query")
+    'http://127.0.0.1:7878/query'
+    >>> check_url("http://[::1")
+    Traceback (most recent call last):
+    benchkg.errors.UsageError: --endpoint 'http://[::1' is not an http(s) URL (Invalid IPv6 URL); write e.g. http://127.0.0.1:7878/query
+    """
+    from .errors import UsageError
+
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 - raises for a port out of range
+        ok, why = parts.scheme in ("http", "https") and bool(parts.hostname), "no http(s) scheme or host"
+    except ValueError as e:
+        ok, why = False, str(e)
+    if not ok or any(c in url for c in " \n\r\t"):
+        raise UsageError(f"{what} {url[:80]!r} is not an http(s) URL ({why}); write e.g. http://127.0.0.1:7878/query")
+    return url
+
+
 def request(method: str, url: str, body: bytes | None = None, headers: dict | None = None,
             timeouts: Timeouts = Timeouts(), max_bytes: int = MAX_ANSWER_BYTES) -> tuple[int, dict, bytes]:
     """Send one request to exactly ``url``; (status, headers, body) of a 2xx answer.

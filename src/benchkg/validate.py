@@ -74,8 +74,21 @@ def load_shapes(shape_dirs: Path | tuple[Path, ...] = ()):
         try:
             graph.parse(path, format="turtle")
         except Exception as e:  # rdflib raises many parser exception types
-            raise InputError([_problem(path, str(e))]) from e
+            raise InputError([_problem(path, _turtle_error(e))]) from e
     return graph
+
+
+def _turtle_error(error: Exception) -> str:
+    """rdflib's parse error in one line: where, and the gist.
+
+    >>> _turtle_error(Exception('at line 3 of <>:\\nBad syntax (expected "." here) at ^ in:\\n"..."'))
+    'not Turtle at line 3 (expected "." here); fix the file, or move it out of shapes/'
+    """
+    text = str(error)
+    line = re.search(r"at line (\d+)", text)
+    gist = re.search(r"Bad syntax \((.*?)\) at \^", text, re.S)
+    detail = f" ({' '.join(gist.group(1).split())[:200]})" if gist else f" ({' '.join(text.split())[:200]})"
+    return f"not Turtle{' at line ' + line.group(1) if line else ''}{detail}; fix the file, or move it out of shapes/"
 
 
 def _problem(path: Path, message: str):

@@ -21,16 +21,38 @@ def _num(text: str, scale: float = 1.0):
 
     >>> _num("8000000000000.0", 1e-12), _num(""), _num("700")
     (8, None, 700)
+    >>> _num("n/a")
+    Traceback (most recent call last):
+    ValueError: 'n/a' is not a number
     """
     text = (text or "").strip()
     if not text:
         return None
-    value = round(float(text) * scale, 3)
+    try:
+        value = round(float(text) * scale, 3)
+    except ValueError:
+        raise ValueError(f"{text[:40]!r} is not a number") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:40]!r} is not a finite number")
     return int(value) if value == int(value) else value
 
 
 #: Epoch's hardware table is ~100 kB; anything near this is another file
 MAX_CSV_BYTES = 50_000_000
+
+
+#: the numeric columns benchkg reads (FLOP/s, bytes, watts)
+NUMERIC = ("Memory (bytes)", "Memory bandwidth (byte/s)", "TDP (W)", "Tensor-FP16/BF16 performance (FLOP/s)",
+           "FP8 performance (FLOP/s)", "FP4 performance (FLOP/s)")
+
+
+def _numbers(row: dict) -> None:
+    """:raises ValueError: (message, column) for a numeric column that holds no number."""
+    for column in NUMERIC:
+        try:
+            _num(row.get(column) or "")
+        except ValueError as e:
+            raise ValueError(str(e), column) from None
 
 
 def import_epoch(csv_path: Path, out_dir: Path, report: ImportReport | None = None) -> ImportReport:
@@ -57,7 +79,12 @@ def import_epoch(csv_path: Path, out_dir: Path, report: ImportReport | None = No
     table = accelerator_table()
     aliases = alias_index(table)
     matched = 0
-    for row in rows:
+    for line, row in enumerate(rows, 2):
+        try:
+            _numbers(row)
+        except ValueError as e:
+            raise InputError([InputProblem(csv_path, line, f"/{e.args[1]}", f"{e.args[0]}; Epoch gives numbers in "
+                                           "these columns (or leaves them empty)")]) from None
         acc_id = aliases.get(row["Hardware name"].strip().lower())
         if acc_id is None:
             report.skip("Epoch rows no accelerator record claims")

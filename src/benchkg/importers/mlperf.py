@@ -154,6 +154,65 @@ def compute_device(row: dict, system: dict | None) -> tuple[list[tuple[str, int 
     return [((row.get("Processor") or "").strip(), None)], nodes * processors, notes
 
 
+#: the columns of summary_results.json every row needs, and those that name folders of systems/
+REQUIRED = ("ID", "Category", "Submitter", "Platform", "Model", "Scenario", "Suite", "Availability",
+            "Performance_Result", "Performance_Units")
+PATH_PARTS = ("Category", "Submitter", "Platform")
+
+
+def check_rows(summary: Path, rows) -> None:
+    """:raises InputError: unless ``rows`` is a list of result objects with the columns benchkg
+    reads, as text (the result as a number), and folder names that stay inside ``systems/``.
+
+    >>> check_rows(Path("s.json"), [{"ID": "4.1-0001"}])
+    Traceback (most recent call last):
+    benchkg.errors.InputError: s.json: /0: missing Category, Submitter, Platform, Model, Scenario, Suite, Availability, Performance_Result, Performance_Units; is this MLPerf's summary_results.json?
+    """
+    if not isinstance(rows, list):
+        raise InputError([InputProblem(summary, 1, "", "not a list of results; is this MLPerf's summary_results.json?")])
+    problems = []
+    for n, row in enumerate(rows):
+        if not isinstance(row, dict):
+            problems.append(InputProblem(summary, None, f"/{n}", "a result is a JSON object"))
+            continue
+        missing = [k for k in REQUIRED if row.get(k) in (None, "")]
+        if missing:
+            problems.append(InputProblem(summary, None, f"/{n}", f"missing {', '.join(missing)}; is this MLPerf's "
+                                                                  "summary_results.json?"))
+            continue
+        for key in REQUIRED:
+            number = key == "Performance_Result"
+            if number and (isinstance(row[key], bool) or not isinstance(row[key], (int, float, str))
+                           or not re.fullmatch(r"-?\d+(\.\d+)?([eE][-+]?\d+)?", str(row[key]).strip())):
+                problems.append(InputProblem(summary, None, f"/{n}/{key}", f"{str(row[key])[:40]!r} is not a number"))
+            elif not number and not isinstance(row[key], str):
+                problems.append(InputProblem(summary, None, f"/{n}/{key}", "expected text"))
+        for key in PATH_PARTS:
+            if isinstance(row[key], str) and ("/" in row[key] or "\\" in row[key] or row[key] in (".", "..")):
+                problems.append(InputProblem(summary, None, f"/{n}/{key}", f"{row[key][:40]!r} names no folder of "
+                                                                          "systems/ (a path is not a name)"))
+        if len(problems) >= 20:
+            break
+    if problems:
+        raise InputError(problems)
+
+
+def _system_description(path: Path) -> dict | None:
+    """A system description JSON (None when the round has none for the platform).
+
+    :raises InputError: when the file is there but is not a JSON object.
+    """
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError, OSError) as e:
+        raise InputError([InputProblem(path, None, "", f"not a system description (JSON): {e}")]) from None
+    if not isinstance(data, dict):
+        raise InputError([InputProblem(path, 1, "", "a system description is a JSON object")])
+    return data
+
+
 def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = None, progress=None) -> ImportReport:
     """Import one round (a folder with ``summary_results.json`` and ``systems/``) into ``out_dir``:
     one claim per result, one system record per system description the results name.
@@ -168,6 +227,7 @@ def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = 
         rows = json.loads(summary.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as e:
         raise InputError([InputProblem(summary, None, "", f"not JSON: {e}")]) from None
+    check_rows(summary, rows)
     report = report or ImportReport()
     table = accelerator_table()
     aliases = alias_index(table)
@@ -189,7 +249,7 @@ def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = 
             progress(n, len(rows))
         system_path = round_dir / "systems" / row["Category"] / row["Submitter"] / "systems" / f"{row['Platform']}.json"
         if system_path not in descriptions:
-            descriptions[system_path] = json.loads(system_path.read_text(encoding="utf-8")) if system_path.is_file() else None
+            descriptions[system_path] = _system_description(system_path)
         system = descriptions[system_path]
         parts, accelerator_count, notes = compute_device(row, system)
         acc_ids = [aliases.get(name.lower()) for name, _ in parts]
