@@ -87,7 +87,12 @@ def test_87_vs_88_accelerators(imported):
     rec = claim(data, f"mlperf-6.0-0001-{raw['Model']}-{raw['Scenario'].lower()}")
     assert rec["accelerator_count"] == raw["Total Accelerators"] == 88
     assert rec["accelerator_mix"] == [{"accelerator_id": "amd-instinct-mi355x", "count": 87}]
-    assert "x87" in rec["notes"] and "88" in rec["notes"]
+    assert "x87" not in rec.get("notes", "")  # said by a finding, not in prose
+    store = build_graph(data, persist=False).store
+    findings = [f for f in validate_graph(store, data).findings if f.focus == f"benchmarks/{rec['id']}"]
+    assert [(f.shape, f.severity) for f in findings if "count" in f.shape] == [("mix-states-another-count", "warning")]
+    assert "counts 87 accelerators, but accelerator_count is 88" in next(f.message for f in findings
+                                                                       if f.shape == "mix-states-another-count")
 
 
 def test_heterogeneous_system_keeps_every_kind_with_its_count(imported):

@@ -15,6 +15,7 @@ Every error is a :class:`benchkg.errors.BenchkgError` naming what to fix.
 from __future__ import annotations
 
 import datetime as dt
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -159,11 +160,24 @@ class KnowledgeGraph:
         """Bring the embedded store up to date with the records; returns the
         :class:`benchkg.store.BuildResult` (what was added, changed, removed).
 
+        A data repository's new store starts from benchkg's prepared reference set
+        (:mod:`benchkg.reference`), so only the repository's own records are read.
+
         :raises InputError: naming the file, line and field of every record that cannot be read.
         """
-        from .store import build_graph
+        from .store import build_graph, store_dir_for
 
-        self._built = build_graph(self.data, persist=self.persist, base=self.base, progress=progress)
+        store = self._built.store if self._built is not None and not self.persist else None
+        if self.layout.reference is not None and self.base == DEFAULT_BASE and self.data.is_dir():
+            from .incremental import cache_path_for
+            from .reference import seed_store, seed_validation
+
+            if self.persist and not store_dir_for(self.data).exists():
+                seed_store(store_dir_for(self.data))
+                seed_validation(cache_path_for(self.data), self.data, self.layout.shape_dirs, self.base)
+            elif not self.persist and store is None:
+                store = seed_store(None, persist=False)
+        self._built = build_graph(self.data, store, persist=self.persist, base=self.base, progress=progress)
         return self._built
 
     @property
@@ -239,7 +253,12 @@ class KnowledgeGraph:
         from .validate import validate_graph
 
         cache = cache_path_for(self.data) if self.persist else None
-        return validate_graph(self.store, self.data, base=self.base, engine=engine, cache=cache, progress=progress)
+        report = validate_graph(self.store, self.data, base=self.base, engine=engine, cache=cache, progress=progress)
+        if self.layout.reference is not None:  # benchkg's own records are benchkg's business, not the repository's
+            reference = str(self.layout.reference.resolve())
+            kept = [f for f in report.findings if not str(Path(f.file).resolve()).startswith(reference + os.sep)]
+            report.hidden, report.findings = len(report.findings) - len(kept), kept
+        return report
 
     def validate(self, engine: str = "fast") -> list:
         """The findings: every convention a record breaks, with file, line, field and severity
@@ -298,6 +317,20 @@ class KnowledgeGraph:
         refuse_inside(Path(path), self.data)
         export_graph(self.store, Path(path), format, self.base)
         return Path(path)
+
+
+def reference(prepare: bool = False, progress=None):
+    """benchkg's reference set, by version (:class:`benchkg.reference.ReferenceSet`); with ``prepare``,
+    built into its cache first (what a data repository's first command otherwise does).
+
+    >>> reference().name.startswith("MLPerf Inference v4.1, v5.1, v6.0")
+    True
+    """
+    from .reference import describe, prepared
+
+    if prepare:
+        prepared(progress=progress)
+    return describe()
 
 
 def open(data: str | Path = "data", **options) -> KnowledgeGraph:  # noqa: A001 - benchkg.open, as in the README

@@ -30,6 +30,11 @@ class _Commands(TyperGroup):
             return super().invoke(ctx)
         except (typer.Exit, typer.Abort):
             raise
+        except BrokenPipeError:  # `benchkg query … | head`: the reader has what it wanted
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+            raise typer.Exit(0) from None
         except BenchkgError as e:  # one that no command turned into its message already
             if _state["debug"]:
                 raise
@@ -439,6 +444,28 @@ def import_(source: str = typer.Argument(..., metavar="mlperf|epoch", help="What
         for path in paths:
             _run(lambda: import_epoch(path, out, report))
     _echo(report.text())
+
+
+@app.command("reference")
+def reference_(prepare: bool = typer.Option(False, "--prepare", help="Build it into its cache now (once per benchkg version)."),
+               format: str = typer.Option("text", "--format", "-f", help="text or json.")):
+    """Which audited data benchkg's reference set holds, by version: the MLPerf Inference rounds (results and
+    system descriptions) and Epoch AI's chip specifications, beside the chips, models, suites and gotchas.
+    A data repository (benchkg init) compares its own claims with it without copying it.
+
+    Example: benchkg reference --prepare
+    """
+    import dataclasses
+    import json
+
+    from .api import reference
+
+    if format not in ("text", "json"):
+        _fail(f"--format takes text or json, not {format!r}")
+    with _progress("preparing the reference set") as cb:
+        ref = _run(lambda: reference(prepare, progress=cb))
+    _echo(ref.text() if format == "text" else json.dumps({"name": ref.name, **dataclasses.asdict(ref)}, indent=2),
+          data=format == "json")
 
 
 @app.command()

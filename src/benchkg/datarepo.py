@@ -120,7 +120,7 @@ def record_entries(data_dir: Path) -> list[tuple[str, str, str]]:
     if layout.reference is None:
         return own
     folder = str(layout.reference)
-    reference = {(kind, name): folder for kind, name in _reference_names(layout.reference)}
+    reference = {(kind, name): folder for kind, name in reference_names(layout.reference)}
     problems = []
     for kind, name, _ in own:
         if (kind, name) in reference:
@@ -135,9 +135,34 @@ def record_entries(data_dir: Path) -> list[tuple[str, str, str]]:
     return sorted(own + [(kind, name, folder) for (kind, name), folder in reference.items()])
 
 
-def _reference_names(folder: Path) -> list[tuple[str, str]]:
-    return [(kind, name) for kind in REFERENCE_KINDS if (folder / kind).is_dir()
-            for name in sorted(os.listdir(folder / kind)) if name.endswith(".json") and not name.startswith(".")]
+#: the audited results in the reference set, beside every record of REFERENCE_KINDS: files of these
+#: kinds whose name starts so (the MLPerf importer's ids); a checkout's seed vendor claims are not
+AUDITED = {"benchmarks": "mlperf-", "systems": "mlperf-"}
+
+
+def reference_names(folder: Path = REFERENCE_DIR) -> list[tuple[str, str]]:
+    """(kind, file name) of every record of the reference set in ``folder``, sorted.
+
+    >>> names = reference_names()
+    >>> ("models", "llama2-70b.json") in names, any(k == "benchmarks" for k, _ in names)
+    (True, True)
+    >>> [n for k, n in names if n.startswith("bench-")]  # a checkout's seed vendor claims are not in it
+    []
+    """
+    out = []
+    for kind in (*REFERENCE_KINDS, *AUDITED):
+        prefix = AUDITED.get(kind, "")
+        if (Path(folder) / kind).is_dir():
+            out += [(kind, name) for name in os.listdir(Path(folder) / kind)
+                    if name.endswith(".json") and name.startswith(prefix) and not name.startswith(".")]
+    return sorted(out)
+
+
+def in_reference(layout: Layout, kind: str, record_id: str) -> bool:
+    """Whether ``kind/record_id`` is a record of the reference set ``layout`` uses."""
+    if layout.reference is None or not (kind in REFERENCE_KINDS or record_id.startswith(AUDITED.get(kind, "\0"))):
+        return False
+    return (layout.reference / kind / f"{record_id}.json").is_file()
 
 
 def record_path(data_dir: Path, kind: str, record_id: str) -> Path:
@@ -150,7 +175,7 @@ def record_path(data_dir: Path, kind: str, record_id: str) -> Path:
     layout = layout_for(data_dir)
     for folder in layout.layers:
         path = Path(folder, kind, f"{record_id}.json")
-        if path.is_file() and (folder == layout.data or kind in REFERENCE_KINDS):
+        if path.is_file() and (folder == layout.data or in_reference(layout, kind, record_id)):
             return path
     return Path(data_dir, kind, f"{record_id}.json")
 

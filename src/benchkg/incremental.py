@@ -37,7 +37,7 @@ def cache_path_for(data_dir: Path) -> Path:
     return store_dir_for(Path(data_dir)).parent / "validation.json"
 
 
-def _state(shape_dirs: tuple[Path, ...], base: str, data_dir: Path) -> str:
+def state_of(shape_dirs: tuple[Path, ...], base: str, data_dir: Path) -> str:
     """What cached findings depend on besides the records: shapes, ontology, mapping, base IRI and
     the data folder as given (findings name files by it)."""
     from .resources import ONTOLOGY_FILE
@@ -142,7 +142,7 @@ def run_incremental(store, shapes, shape_dirs: tuple[Path, ...], cache: Path, da
     from .validate import Finding, RawResult, locate, sort_findings
 
     prefix = base + "id/"
-    state = _state(shape_dirs, base, data_dir)
+    state = state_of(shape_dirs, base, data_dir)
     digests = _digests(store, base, cache.parent / "manifest.json")
     cached = _read(cache)
     if cached and cached.get("state") == state:
@@ -177,7 +177,7 @@ def run_incremental(store, shapes, shape_dirs: tuple[Path, ...], cache: Path, da
     located: dict[str, list] = {}
     for f in findings:
         located.setdefault(f.focus, []).append(list(vars(f).values()))
-    _write(cache, {"version": CACHE_VERSION, "state": state, "digests": digests, "keys": keys,
+    write_cache(cache, {"version": CACHE_VERSION, "state": state, "digests": digests, "keys": keys,
                    "results": results, "findings": located})
     return raw, findings, rechecked
 
@@ -190,7 +190,7 @@ def _read(cache: Path) -> dict | None:
     return data if isinstance(data, dict) and data.get("version") == CACHE_VERSION else None
 
 
-def _write(cache: Path, data: dict) -> None:
+def write_cache(cache: Path, data: dict) -> None:
     from .export import write_atomic
 
     write_atomic(Path(cache), json.dumps(data, separators=(",", ":")).encode("utf-8"))

@@ -10,6 +10,7 @@ from decimal import Decimal, ROUND_HALF_EVEN
 
 from pyoxigraph import Literal, NamedNode, Quad
 
+from .numbers import stated_counts, stating
 from .records import Record
 from .schema import BENCHMARK_FIELD_PATHS, CLASSES, SCHEMA, Field
 from .vocab import BK, DEFAULT_BASE, PREFIXES, concept_iri, expand, record_iri, shape_iri, unit_iri
@@ -132,6 +133,8 @@ def record_quads(record: Record, base: str = DEFAULT_BASE) -> list[Quad]:
     fields = SCHEMA[record.kind]
     if record.kind != "benchmarks":
         e.fields(subject, data, fields, "")
+        if record.kind == "systems":
+            _name_counts(e, subject, data.get("name", ""))
         return e.quads
     rest = {k: v for k, v in data.items() if k not in RESULT_FIELDS}
     e.fields(subject, rest, fields, "")
@@ -154,11 +157,28 @@ def record_quads(record: Record, base: str = DEFAULT_BASE) -> list[Quad]:
             for key in ("metric", "unit"):
                 if key in data:
                     e.value(derived, data[key], fields[key], f"/{key}")
-    for citation in data.get("sources", []):
+    for n, citation in enumerate(data.get("sources", [])):
         if "source_id" in citation:
             e.add(subject, e.pred("prov:hadPrimarySource"),
                   NamedNode(record_iri(base, "sources", citation["source_id"])))
+        if "quote" in citation and "value" in data:
+            node = NamedNode(f"{e.iri}#sources/{n}")
+            found = stating(citation["quote"], data["value"])
+            e.add(node, e.pred("bk:quoteStatesValue"), _boolean(found is not None))
+            if found is not None:
+                e.add(node, e.pred("bk:quoteStatesValuePerAccelerator"), _boolean(found.per_accelerator))
+    _name_counts(e, subject, data.get("system_name", ""))
     return e.quads
+
+
+def _boolean(value: bool) -> Literal:
+    return Literal("true" if value else "false", datatype=_DT["boolean"])
+
+
+def _name_counts(e: "_Emitter", subject, name: str) -> None:
+    """``bk:nameStatesCount`` for each accelerator count a name writes (4x, 8xH100, (x87))."""
+    for count in sorted(set(stated_counts(name))):
+        e.add(subject, e.pred("bk:nameStatesCount"), Literal(str(count), datatype=_DT["integer"]))
 
 
 def pointer_of(fragment: str, predicate: str, value: str | None, record: Record) -> str:

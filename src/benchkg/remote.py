@@ -149,7 +149,7 @@ def run_remote_sparql(endpoint: str, text: str, timeouts: transport.Timeouts | N
     client.setQuery(text)
     request = client._createRequest()  # the request SPARQLWrapper would send, sent our way
     _status, body = http(request.get_method(), request.full_url, request.data, dict(request.header_items()),
-                         timeouts)
+                         timeouts=timeouts)
     try:
         data = json.loads(body)
     except ValueError:
@@ -272,7 +272,7 @@ class _Writer:
 
     def _update(self, text: bytes) -> None:
         self.requests += 1
-        http("POST", self.update, text, {"Content-Type": "application/sparql-update"}, self.timeouts)
+        http("POST", self.update, text, {"Content-Type": "application/sparql-update"}, timeouts=self.timeouts)
 
     def put(self, graph: str, ntriples: bytes) -> None:
         parts = split_ntriples(ntriples, self.limit)
@@ -289,7 +289,7 @@ class _Writer:
         url = f"{self.gsp}?graph={urllib.parse.quote(graph, safe='')}"
         for n, part in enumerate(parts):
             self.requests += 1
-            http("PUT" if n == 0 else "POST", url, part, {"Content-Type": "application/n-triples"}, self.timeouts)
+            http("PUT" if n == 0 else "POST", url, part, {"Content-Type": "application/n-triples"}, timeouts=self.timeouts)
 
     def drop(self, graph: str) -> None:
         if self.update:

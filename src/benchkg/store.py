@@ -37,7 +37,7 @@ from .vocab import BK, DEFAULT_BASE, sparql_prefixes
 
 ONTOLOGY_GRAPH = "https://w3id.org/benchkg/ontology"
 #: bump when the mapping changes, so stores built by an older mapping are rebuilt whole.
-MAPPING_VERSION = f"{__version__}+1"
+MAPPING_VERSION = f"{__version__}+2"
 _STATE = NamedNode(BK + "buildState")
 _STAT = NamedNode(BK + "fileStat")
 _GENERATION = NamedNode(BK + "manifestGeneration")

@@ -52,6 +52,7 @@ class Report:
     findings: list[Finding]
     shacl_report: object = None  # the sh:ValidationReport: an rdflib.Graph, or a callable making one
     rechecked: int | None = None  # incremental run: records re-checked (0: nothing changed); None: all
+    hidden: int = 0  # findings on benchkg's reference records, left out of a data repository's report
 
     def count(self, severity: str) -> int:
         return sum(f.severity == severity for f in self.findings)
@@ -329,9 +330,21 @@ def input_report(error: InputError) -> Report:
 
 def format_text(report: Report) -> str:
     lines = [str(f) for f in report.findings]
-    summary = (f"{report.count('violation')} violation(s), {report.count('warning')} warning(s), "
-               f"{report.count('info')} info")
-    return "\n".join(lines + [summary])
+    return "\n".join(lines + [summary_line(report)])
+
+
+def summary_line(report: Report) -> str:
+    """One line: how many findings of each severity (and how many on benchkg's reference records
+    were left out of a data repository's report).
+
+    >>> summary_line(Report([]))
+    '0 violation(s), 0 warning(s), 0 info'
+    """
+    line = (f"{report.count('violation')} violation(s), {report.count('warning')} warning(s), "
+            f"{report.count('info')} info")
+    if report.hidden:
+        line += f" ({report.hidden:,} on benchkg's reference records, not shown)"
+    return line
 
 
 def format_json(report: Report) -> str:

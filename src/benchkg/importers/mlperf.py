@@ -330,10 +330,8 @@ def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = 
         rec["inferred"] = bool(row.get("inferred"))
         omitted = ["parallelism", "fabric_exercised"] + (["power.watts"] if row.get("has_power") else [])
         rec["omitted_by_source"] = omitted
-        per_node = row.get("a#")
-        if accelerator_count and len(parts) == 1 and parts[0][1] and parts[0][1] != accelerator_count:
-            notes.append(f"The Accelerator field says x{parts[0][1]}; Total Accelerators says {accelerator_count} "
-                         f"({nodes} nodes × {per_node}).")
+        # two counts that disagree (the Accelerator field's x87, Total Accelerators' 88) stay data: the mix
+        # keeps the one, accelerator_count the other, and the shape mix-states-another-count says so
         if "Virtualized" in row["Accelerator"]:
             notes.append("Virtualized accelerators.")
         cap = re.search(r"\(Power Cap ([^)]*)\)", row["Accelerator"])

@@ -1,0 +1,128 @@
+"""Numbers as people write them: "910,621.36", "910 621", "53.4k", "1.05 million", "~50,000", "up to
+6,496 tokens per second per GPU". One reader for the quote check, the count in a name and ``draft``.
+
+A written number states an interval, not a point: "53.4k" is 53,400 to the nearest hundred, so it
+states anything in [53,350, 53,450]; "~50,000" is 50,000 to the nearest ten thousand (an approximate
+number's precision is its last non-zero digit); "910,621" is 910,621 to the nearest one.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+_SEPARATOR = "[,\u00a0\u202f\u2009 ]"  # comma, no-break space, narrow no-break space, thin space, space
+_MULTIPLIERS = {"k": 10**3, "thousand": 10**3, "m": 10**6, "mn": 10**6, "million": 10**6, "b": 10**9, "bn": 10**9,
+                "billion": 10**9}
+_APPROX = r"(?:~|≈|about|approximately|around|roughly|nearly|almost|some|over|more than|upwards of)"
+_NUMBER = re.compile(
+    rf"(?P<approx>{_APPROX}\s*)?"
+    rf"(?<![\w.,\-])(?P<digits>\d{{1,3}}(?:{_SEPARATOR}\d{{3}})+(?:\.\d+)?(?![\d])|\d+(?:\.\d+)?)"
+    r"(?:\s?(?P<mult>thousand|million|billion|bn|mn|[kKmMbB])(?![A-Za-z0-9]))?",
+    re.I)
+#: what, written right after a number (its unit between), makes it a figure per accelerator
+_PER_ACCELERATOR = re.compile(r"^[^\d;.!?]{0,60}?(?:\bper[- ](?:gpu|accelerator|chip|card|device|xpu|tpu)|/\s?(?:gpu|chip))"
+                              r"(?![A-Za-z])", re.I)
+_PER_ACCELERATOR_BEFORE = re.compile(r"\bper[- ](?:gpu|accelerator|chip)\s+(?:\w+\s+){0,3}(?:of|:|=|at)?\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One number in a text: the value it names, the interval its precision allows, where it is."""
+
+    value: Decimal
+    low: Decimal
+    high: Decimal
+    start: int
+    end: int
+    approximate: bool = False
+    multiplier: str = ""
+    per_accelerator: bool = False
+
+    def states(self, value) -> bool:
+        """Whether ``value`` is what this mention says, within its precision."""
+        return self.low <= Decimal(value) <= self.high
+
+
+def _plain(number: Decimal) -> Decimal:
+    """``number`` without exponent or trailing zeros (53400, not 5.34E+4 or 53400.0)."""
+    return Decimal(format(number.normalize(), "f"))
+
+
+def mentions(text: str) -> list[Mention]:
+    """Every number written in ``text``, with its stated precision.
+
+    >>> [(str(m.value), str(m.low), str(m.high)) for m in mentions("53.4k and 1.05 million")]
+    [('53400', '53350', '53450'), ('1050000', '1045000', '1055000')]
+    >>> m = mentions("up to 6,496 tokens per second per GPU")[0]
+    >>> m.value, m.per_accelerator
+    (Decimal('6496'), True)
+    >>> [str(m.value) for m in mentions("910 621 tokens/s at 16,384 concurrent requests")]
+    ['910621', '16384']
+    """
+    out = []
+    for m in _NUMBER.finditer(text):
+        digits = re.sub(_SEPARATOR, "", m.group("digits"))
+        try:
+            value = Decimal(digits)
+        except InvalidOperation:
+            continue
+        places = len(digits.split(".")[1]) if "." in digits else 0
+        step = Decimal(1).scaleb(-places)
+        approximate = bool(m.group("approx"))
+        if approximate and places == 0:  # "~50,000": to its last non-zero digit
+            stripped = digits.rstrip("0")
+            step = Decimal(10) ** (len(digits) - len(stripped)) if stripped else Decimal(1)
+        mult = (m.group("mult") or "").lower()
+        if mult in ("m", "b") and m.group("mult") in ("M", "B") or mult in _MULTIPLIERS and mult not in ("m", "b"):
+            factor = _MULTIPLIERS[mult]
+        elif mult in ("m", "b"):  # lower-case m and b: metres, bytes? only as M and B
+            factor, mult = 1, ""
+        else:
+            factor = 1
+        value, step = value * factor, step * factor
+        half = step / 2
+        after = text[m.end():]
+        per = bool(_PER_ACCELERATOR.search(after)) or bool(_PER_ACCELERATOR_BEFORE.search(text[max(0, m.start() - 40):m.start()]))
+        out.append(Mention(_plain(value), _plain(value - half), _plain(value + half), m.start(), m.end(),
+                           approximate, mult, per))
+    return out
+
+
+def stating(text: str, value) -> Mention | None:
+    """The first mention in ``text`` that states ``value`` (within its precision), if any.
+
+    >>> stating("910621.36 output tokens/s (aggregate across all 72 GPUs)", Decimal("910621.36")).per_accelerator
+    False
+    >>> stating("about 53.4k tokens/s", 53462.7) is None  # 53.4k is 53,350 to 53,450
+    True
+    >>> stating("~50,000 tokens/s", 53462.7) is not None
+    True
+    """
+    return next((m for m in mentions(text) if m.states(value)), None)
+
+
+#: a count in a name: "4x GB300", "8xH100", "(x87)", "H100_SXM_80GBx4", "8 GPUs"
+_COUNT = re.compile(r"(?<![\w.])(\d{1,5})\s?[x×]\s?(?=[A-Za-z])(?!large|l\b)|\(x(\d{1,5})\)|[A-Za-z0-9][x×](\d{1,5})(?![\w.])"
+                    r"|(?<![\w.])(\d{1,5})\s(?:GPUs|accelerators|chips)\b")
+#: what a count in a name may count besides accelerators (host processors): not a stated accelerator count
+_HOST = re.compile(r"^\s?[x×]?\s?(?:EPYC|Xeon|Grace|CPU|sockets?|Intel|AMD\s+EPYC)", re.I)
+
+
+def stated_counts(name: str) -> list[int]:
+    """The accelerator counts a system's name states.
+
+    >>> stated_counts("Nebius GB300 NVL72 (4x GB300-288GB_aarch64, TensorRT)")
+    [4]
+    >>> stated_counts("GX2560M7_H100_SXM_80GBx4 (4x H100-SXM-80GB, TensorRT)")
+    [4, 4]
+    >>> stated_counts("1xMI300X_2xEPYC-9374F"), stated_counts("AMD MI355X (x87)"), stated_counts("aws-g4dn-4xlarge")
+    ([1], [87], [])
+    """
+    out = []
+    for m in _COUNT.finditer(name):
+        number = next(g for g in m.groups() if g is not None)
+        if _HOST.match(name[m.end():]) or (m.group(1) and _HOST.match(name[m.end(1):])):
+            continue
+        out.append(int(number))
+    return out
