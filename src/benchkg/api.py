@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .vocab import DEFAULT_BASE
@@ -68,14 +68,45 @@ class Rows(list):
         self.left_out = left_out
 
     def to_pandas(self):
-        """The rows as a ``pandas.DataFrame`` (pandas is an optional extra: ``pip install benchkg[pandas]``)."""
+        """The rows as a ``pandas.DataFrame`` whose columns arithmetic works on: decimals as float64,
+        whole numbers as int64 (Int64 where some are missing), dates as datetime64, booleans as bool
+        (boolean where some are missing), ids and text as object. The exact ``Decimal`` values stay
+        on the rows (``rows[0]["value"]``). pandas is an optional extra: ``pip install benchkg[pandas]``.
+
+        >>> df = open("data").query("leaderboard", model="llama2-70b", scenario="server").to_pandas()
+        >>> str(df["value"].dtype), str(df["accelerator_count"].dtype), str(df["derived"].dtype)
+        ('float64', 'int64', 'bool')
+        """
         try:
             import pandas
         except ImportError:
             from .errors import UsageError
 
             raise UsageError("to_pandas needs pandas: pip install 'benchkg[pandas]'") from None
-        return pandas.DataFrame(list(self), columns=self.columns)
+        frame = pandas.DataFrame(list(self), columns=self.columns)
+        for column in self.columns:
+            frame[column] = _pandas_column(pandas, frame[column])
+        return frame
+
+
+def _pandas_column(pandas, column):
+    """One column in the dtype its values call for (see :meth:`Rows.to_pandas`)."""
+    from decimal import Decimal
+
+    values = [v for v in column if v is not None]
+    if not values:
+        return column
+    kinds = {type(v) for v in values}
+    missing = len(values) < len(column)
+    if kinds <= {bool}:
+        return column.astype("boolean" if missing else bool)
+    if kinds <= {int}:
+        return column.astype("Int64" if missing else "int64")
+    if kinds <= {int, float, Decimal}:
+        return pandas.to_numeric(column.map(lambda v: float(v) if v is not None else None), errors="coerce")
+    if kinds <= {dt.date, dt.datetime}:
+        return pandas.to_datetime(column)
+    return column
 
 
 @dataclass
@@ -87,6 +118,26 @@ class Answer:
     results: object  # benchkg.queries.Results
     caveats: list  # benchkg.caveats.Caveat
     left_out: str
+    resolved: list = field(default_factory=list)  # "'NVIDIA GB300' is accelerators/nvidia-gb300", for each name typed
+    params: dict = field(default_factory=dict)  # the parameters as given (after names were resolved)
+
+    @property
+    def title(self) -> str:
+        """One line naming the question, the slice asked for and the defaults in force.
+
+        >>> from benchkg.queries import find_query
+        >>> Answer(find_query("leaderboard"), None, [], "", [], {"scenario": "offline"}).title
+        'leaderboard: scenario=offline · defaults: model=llama2-70b, division=closed, accuracy=99, system_type=datacenter, unit=tokens/s, sort=per_accelerator'
+        """
+        from .queries import ANY
+
+        given = [f"{k}={v}" for k, v in self.params.items() if v != ANY]
+        lifted = [f"{k}=any" for k, v in self.params.items() if v == ANY]
+        defaults = [f"{n}={p.default}" for n, p in self.saved.params.items() if p.default is not None and n not in self.params]
+        parts = [" ".join(given + lifted) or "(as saved)"]
+        if defaults:
+            parts.append("defaults: " + ", ".join(defaults))
+        return f"{self.saved.name}: " + " · ".join(parts)
 
 
 def _guarded(method):
@@ -178,6 +229,7 @@ class KnowledgeGraph:
             elif not self.persist and store is None:
                 store = seed_store(None, persist=False)
         self._built = build_graph(self.data, store, persist=self.persist, base=self.base, progress=progress)
+        self._names = None
         return self._built
 
     @property
@@ -214,6 +266,7 @@ class KnowledgeGraph:
         params = dict(params or {})
         saved = find_query(name, self.layout.query_dirs)
         saved.check_service(allow_service)
+        params, resolved = self._resolve_params(saved, params)
         if self.endpoint:
             from .remote import run_remote_query
 
@@ -231,7 +284,47 @@ class KnowledgeGraph:
         if windowed and results.total is None:  # a remote answer comes whole: the window is cut here
             results = window(results, limit, offset, claims=saved.claims)
         caveats = answer_caveats(select, results, saved.claims)
-        return Answer(saved, results, caveats, left_out(saved, params, run, select, answer_claims(results, saved.claims)))
+        return Answer(saved, results, caveats, left_out(saved, params, run, select, answer_claims(results, saved.claims)),
+                      [r.note() for r in resolved if r.note()], params)
+
+    def _resolve_params(self, saved, params: dict[str, str]):
+        """The parameters with every record named as a person names it (an alias, another case) as its
+        id, and what was resolved. Against an endpoint, a name no local record has goes as typed."""
+        from .errors import UsageError
+        from .names import resolve
+        from .queries import ANY
+
+        out, resolved = dict(params), []
+        for name, value in params.items():
+            param = saved.params.get(name)
+            if param is None or param.type != "id" or value == ANY:
+                continue
+            try:
+                found = resolve(self.names(), [param.of], value, f"parameter {name}:")
+            except UsageError:
+                if self.endpoint:
+                    continue
+                raise
+            out[name] = found.id
+            resolved.append(found)
+        return out, resolved
+
+    def find(self, ident: str):
+        """The record ``ident`` names: an id, ``kind/id``, or any name or alias of a record, in any case
+        (:class:`benchkg.names.Resolved`).
+
+        >>> open("data").find("NVIDIA GB300").id
+        'nvidia-gb300'
+
+        :raises UsageError: when it names no record (with the closest) or several (say which kind).
+        """
+        from .names import NAMED_KINDS, resolve
+        from .schema import KINDS
+
+        kind, sep, rest = ident.partition("/")
+        if sep and kind in KINDS:
+            return resolve(self.names(), [kind], rest, "")
+        return resolve(self.names(), [k for k in KINDS if k in NAMED_KINDS], ident, "")
 
     def query(self, name: str, *, limit: int | None = None, offset: int = 0, **params) -> Rows:
         """Run a saved query; parameters as keywords (``"any"`` lifts a default), ``limit`` and
@@ -276,17 +369,19 @@ class KnowledgeGraph:
         >>> print(open("data").show("nvidia-gb200").splitlines()[0])
         accelerators/nvidia-gb200
         """
-        from .show import describe, find_record_path
+        from .show import describe
 
-        find_record_path(self.data, ident)
-        return describe(self.store, self.data, ident, self.report().findings, base=self.base)
+        found = self.find(ident)
+        return describe(self.store, self.data, f"{found.kind}/{found.id}", self.report().findings, base=self.base)
 
     @_guarded
     def compare(self, a: str, b: str):
         """Whether two claims can be compared: values, ratio, every difference and the caveats
         (:class:`benchkg.compare.Comparison`; ``.text()`` reads it)."""
         from .compare import check_claims_exist, compare_claims
+        from .names import resolve
 
+        a, b = (resolve(self.names(), ["benchmarks"], claim, "claim").id for claim in (a, b))
         check_claims_exist(self.store, [a, b], self.base)
         return compare_claims(self.store, a, b, self.base)
 
@@ -306,6 +401,38 @@ class KnowledgeGraph:
                 check_url(url, what)
         return push_graph(self.store, endpoint, gsp=gsp, update_endpoint=update_endpoint, base=self.base,
                           progress=progress, timeouts=self.timeouts)
+
+    def names(self):
+        """Every record's names (ids, names, aliases) of this folder and the reference set it uses
+        (:class:`benchkg.names.Names`), read once per build."""
+        from .names import names_of
+
+        if getattr(self, "_names", None) is None:
+            self._names = names_of(self.layout.layers)
+        return self._names
+
+    def draft(self, source: str | Path, out: str | Path | None = None):
+        """A draft claim from a saved blog post, press release or record page (:mod:`benchkg.draft`);
+        with ``out``, written there as ``benchmarks/<id>.json`` (and its ``sources/<id>.json``).
+
+        :raises UsageError: for a page it cannot read, or a record that already exists in ``out``.
+        """
+        from .draft import draft, record_text
+        from .errors import UsageError
+        from .export import refuse_inside, write_atomic
+
+        names = self.names()
+        result = draft(Path(source), names)
+        if out is not None:
+            claim = Path(out) / "benchmarks" / f"{result.record['id']}.json"
+            if claim.exists():
+                raise UsageError(f"{claim} exists; benchkg draft never overwrites a record (remove it, or draft "
+                                 "into another folder)")
+            write_atomic(claim, record_text(result.record).encode("utf-8"))
+            source_file = Path(out) / "sources" / f"{result.source['id']}.json"
+            if not source_file.exists() and not names.resolve("sources", result.source["id"]):  # a known source is used as it is
+                write_atomic(source_file, record_text(result.source).encode("utf-8"))
+        return result
 
     @_guarded
     def export(self, path: str | Path, format: str | None = None) -> Path:

@@ -31,6 +31,7 @@ DIMENSIONS = {
     "accelerator-count": "bk:acceleratorCount",
     "system-type": "bk:systemType",
     "unit": "bk:result/qudt:hasUnit",
+    "metric": "bk:result/bk:metric",
 }
 NOT_STATED = "(not stated)"
 _PREFIXES = "PREFIX bk: <https://w3id.org/benchkg/ontology#>\nPREFIX qudt: <http://qudt.org/schema/qudt/>\n" \
@@ -59,19 +60,29 @@ class Caveat:
 
 def comparison_gotchas(select: Callable[[str], list[dict]]) -> list[dict]:
     """Every comparison gotcha: id, severity, title, statement, dimension and named values."""
-    rows = select(_PREFIXES + """SELECT ?g ?severity ?title ?statement ?dimension ?between WHERE {
+    rows = select(_PREFIXES + """SELECT ?g ?severity ?title ?statement ?dimension ?between ?metric WHERE {
         ?g a bk:Gotcha ; bk:compares ?rule ; rdfs:label ?title .
         ?rule bk:dimension ?dimension .
         OPTIONAL { ?g bk:severity ?severity } OPTIONAL { ?g bk:statement ?statement }
-        OPTIONAL { ?rule bk:betweenValue ?between } } ORDER BY ?g ?between""")
+        OPTIONAL { ?rule bk:betweenValue ?between } OPTIONAL { ?rule bk:comparesMetric ?metric } } ORDER BY ?g ?between""")
     out: dict[str, dict] = {}
     for row in rows:
         g = out.setdefault(row["g"], {"gotcha": curator_name(row["g"]), "severity": curator_name(row.get("severity", "")),
                                       "title": row["title"], "statement": row.get("statement", ""),
-                                      "dimension": curator_name(row["dimension"]), "between": []})
-        if row.get("between"):
+                                      "dimension": curator_name(row["dimension"]), "between": [], "metrics": []})
+        if row.get("between") and row["between"] not in g["between"]:
             g["between"].append(row["between"])
+        if row.get("metric") and curator_name(row["metric"]) not in g["metrics"]:
+            g["metrics"].append(curator_name(row["metric"]))
     return list(out.values())
+
+
+def _of_metrics(select, claims: list[str], metrics: list[str], cache: dict) -> set[str]:
+    """The claims (of ``claims``) whose headline metric is one of ``metrics`` (all when none is named)."""
+    if not metrics:
+        return set(claims)
+    values = cache.setdefault("metric", claim_values(select, claims, "metric"))
+    return {c for c, vs in values.items() if vs & set(metrics)}
 
 
 def claim_values(select: Callable[[str], list[dict]], claims: Iterable[str], dimension: str) -> dict[str, set[str]]:
@@ -101,6 +112,8 @@ def comparison_caveats(select: Callable[[str], list[dict]], claims: Iterable[str
         if dimension not in DIMENSIONS or len(claims) < 2:
             continue
         values = cache.setdefault(dimension, claim_values(select, claims, dimension))
+        counted = _of_metrics(select, claims, g["metrics"], cache)
+        values = {c: v for c, v in values.items() if c in counted}
         counts: dict[str, int] = {}
         for claim_values_ in values.values():
             for v in claim_values_:
@@ -133,9 +146,12 @@ def pair_caveats(select: Callable[[str], list[dict]], pairs: Iterable[tuple[str,
         if dimension not in DIMENSIONS or not pairs:
             continue
         values = cache.setdefault(dimension, claim_values(select, claims, dimension))
+        counted = _of_metrics(select, claims, g["metrics"], cache)
         named = set(g["between"])
         touched, counts = 0, {}
         for a, b in pairs:
+            if a not in counted or b not in counted:
+                continue
             both = values[a] | values[b]
             stated = both - {NOT_STATED}
             if values[a] == values[b] or len(stated) < 2 or (named and len(named & both) < 2):
@@ -164,9 +180,9 @@ def answer_caveats(select: Callable[[str], list[dict]], results, columns: tuple[
 
 def store_select(store) -> Callable[[str], list[dict]]:
     """A ``select`` for :func:`comparison_caveats` on the embedded store."""
-    from .queries import run_sparql
+    from .queries import store_select as select
 
-    return lambda text: [{k: v.value for k, v in row.items()} for row in run_sparql(store, text).rows]
+    return select(store)
 
 
 def endpoint_select(endpoint: str, timeouts=None) -> Callable[[str], list[dict]]:

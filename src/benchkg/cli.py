@@ -212,6 +212,8 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
           allow_service: bool = typer.Option(False, "--allow-service",
                                              help="Run a query that uses SERVICE (it fetches other URLs)."),
           timeout: float = TimeoutOpt,
+          columns: Optional[str] = typer.Option(None, "--columns", help="The columns a table shows, in order: NAME,NAME,…"),
+          wide: bool = typer.Option(False, "--wide", help="A table with every column and nothing shortened (wider than the terminal if need be)."),
           data: Path = DataOpt):
     """Run a saved query with typed parameters. table and markdown are for people; csv, tsv and json
     (a list of objects) have short ids and plain numbers; sparql-json, sparql-csv, sparql-tsv and
@@ -222,7 +224,7 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
     """
     from .caveats import format_caveats
     from .queries import parse_params
-    from .results import CHART_ROWS, FORMATS, TABLE_ROWS, to_table
+    from .results import CHART_ROWS, FORMATS, TABLE_ROWS, TableOptions, to_table
 
     params = _run(lambda: parse_params(param))
     kg = _open(data, endpoint, timeout)
@@ -237,10 +239,15 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
     answer = _run(lambda: kg.answer(name, params, allow_service=allow_service, limit=limit or None, offset=offset))
     shown = answer.results
     if format.value == "table":
-        out = to_table(shown, total=shown.count, offset=offset, more=shown.more)
+        out = to_table(shown, total=shown.count, offset=offset, more=shown.more,
+                       options=TableOptions(columns=tuple(c.strip() for c in columns.split(",") if c.strip())
+                                            if columns else (), wide=wide, importance=answer.saved.columns,
+                                            title=answer.title))
     else:
         out = FORMATS[format.value](shown)
     _echo(out, nl=not out.endswith("\n"), data=format.value not in ("table", "markdown"))
+    for note in answer.resolved:
+        _echo(f"({note})", err=True)
     for note in filter(None, [format_caveats(answer.caveats, shown.count), answer.left_out]):
         # under a table for people; on stderr where stdout is data for a program
         _echo("\n" + note, err=format.value not in ("table", "markdown"))
@@ -295,19 +302,19 @@ def compare(a: str = typer.Argument(..., help="A claim id."), b: str = typer.Arg
 
 
 @app.command()
-def show(ident: str = typer.Argument(..., metavar="ID", help="A record id, or kind/id."),
+def show(ident: str = typer.Argument(..., metavar="ID", help="A record id, kind/id, or any name or alias (any case)."),
          data: Path = DataOpt):
     """Show one record: its fields, derived values, what refers to it, its gotchas and findings.
 
-    Example: benchkg show bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server
+    Example: benchkg show "NVIDIA GB300"   (or an id: benchkg show mlperf-6.0-0075-llama2-70b-99-offline)
     """
-    from .show import find_record_path
-
     kg = _open(data)
-    _run(lambda: find_record_path(data, ident))
+    found = _run(lambda: kg.find(ident))
+    if found.note():
+        _echo(f"({found.note()})", err=True)
     _build(kg)
     _validate(kg)  # with a progress bar; show reads the findings from the cache it leaves
-    _echo(_run(lambda: kg.show(ident)))
+    _echo(_run(lambda: kg.show(f"{found.kind}/{found.id}")))
 
 
 @app.command()
@@ -444,6 +451,29 @@ def import_(source: str = typer.Argument(..., metavar="mlperf|epoch", help="What
         for path in paths:
             _run(lambda: import_epoch(path, out, report))
     _echo(report.text())
+
+
+@app.command()
+def draft(source: Path = typer.Argument(..., metavar="SOURCE", help="A saved .html, .md or .txt page."),
+          out: Optional[Path] = typer.Option(None, "--out", help="Write the draft into this records folder "
+                                             "(benchmarks/<id>.json and sources/<id>.json); by default it is printed."),
+          data: Path = DataOpt):
+    """Draft a claim from a blog post or press release: every number with a throughput, latency or count
+    unit (each with its sentence as the quote), the chips, model, suite, scenario and organisations the
+    text names (through the records' ids and aliases), and omitted_by_source for what it does not state.
+    It never invents a value: what it cannot decide is listed on stderr for you to fill in.
+
+    Example: benchkg draft saved-post.html > claim.json   (or: benchkg draft saved-post.html --out data)
+    """
+    from .draft import record_text
+
+    kg = _open(data)
+    result = _run(lambda: kg.draft(source, out))
+    if out is None:
+        _echo(record_text(result.record), nl=False, data=True)
+    else:
+        _echo(f"wrote {out}/benchmarks/{result.record['id']}.json (and its source, if new)", err=True)
+    _echo(result.comment(), err=True)
 
 
 @app.command("reference")

@@ -167,7 +167,10 @@ def run_remote_query(endpoint: str, name_or_file: str, params: dict[str, str] | 
     ``--union-default-graph``; Fuseki ``tdb2:unionDefaultGraph true``).
     """
     query = find_query(name_or_file, *([queries_dir] if queries_dir else []))
-    return tidy(run_remote_sparql(endpoint, bound_text(query, params or {}, base), timeouts), query)
+
+    def select(text):
+        return [{k: v.value for k, v in row.items()} for row in run_remote_sparql(endpoint, text, timeouts).rows]
+    return tidy(run_remote_sparql(endpoint, bound_text(query, params or {}, base, select), timeouts), query)
 
 
 # ---------------------------------------------------------------- push

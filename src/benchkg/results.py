@@ -3,9 +3,12 @@ W3C SPARQL 1.1 results formats (JSON, CSV, TSV, XML) for SPARQL tools."""
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import json
+import os
 import re
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from .queries import Results
@@ -110,64 +113,250 @@ def window(results: Results, limit: int | None, offset: int = 0, claims: tuple[s
     return Results(results.vars, rows[:limit] if limit else rows, len(results.rows), False, claim_rows)
 
 
+@dataclass
+class TableOptions:
+    """How a terminal table is laid out: ``width`` (the terminal's by default), ``columns`` to show (in
+    that order), ``wide`` (never shorten anything), ``importance`` (the query's ``#+ columns:``: the
+    columns kept first when some must go), and a ``title`` line above it."""
+
+    width: int | None = None
+    columns: tuple[str, ...] = ()
+    wide: bool = False
+    importance: tuple[str, ...] = ()
+    title: str = ""
+
+
+#: the fewest characters a text column keeps before the table drops a column instead
+MIN_TEXT = 14
+_NUMBER_CELL = re.compile(r"-?[\d,]+(\.\d+)?")
+
+
 def to_table(results: Results, total: int | None = None, offset: int = 0, width: int | None = None,
-             more: bool = False) -> str:
-    """A table that fits the terminal (``COLUMNS``): long cells end in "…", numbers right-aligned;
-    with ``total``, a last line says which rows of how many it shows.
+             more: bool = False, options: TableOptions | None = None) -> str:
+    """A table for a terminal that keeps what decides the answer: a number is never cut (a column
+    that must shrink drops decimals of numbers over 100, never digits); a text column first loses
+    the prefix and suffix all its cells share (said in a legend), then the least important columns
+    go (named below), and last a long name is shortened in the middle. A last line says which
+    rows of how many it shows.
 
     >>> from pyoxigraph import Literal
-    >>> print(to_table(Results(["claim"], [{"claim": Literal("a-rather-long-claim-id")}]), width=14))
-    claim
-    ──────────────
-    a-rather-long…
-    (1 row)
+    >>> rows = [{"claim": Literal(f"mlperf-6.0-00{n}-llama2-70b-99-server"), "value": Literal(str(10 * n))} for n in (12, 34)]
+    >>> print(to_table(Results(["claim", "value"], rows), width=30))
+    claim   value
+    ─────────────
+    0012      120
+    0034      340
+    (2 rows)
+    claim: mlperf-6.0-…-llama2-
+      70b-99-server
     """
     import shutil
 
-    from rich.box import SIMPLE_HEAD
-    from rich.console import Console
-    from rich.table import Table
+    options = options or TableOptions()
+    width = width or options.width or shutil.get_terminal_size((120, 24)).columns
+    names = list(options.columns) or list(results.vars)
+    unknown = [c for c in names if c not in results.vars]
+    if unknown:
+        from .errors import UsageError
 
-    cells = _cells(results)
-    numeric = [bool(cells) and all(re.fullmatch(r"-?[\d,]+(\.\d+)?", r[i] or "0") for r in cells)
-               for i in range(len(results.vars))]
-    width = width or shutil.get_terminal_size((120, 24)).columns
-    natural = [max([len(v)] + [len(r[i]) for r in cells]) for i, v in enumerate(results.vars)]
-    shown = len(natural)  # the columns that fit at a readable width; those to the right are named below
-    while shown > 1:
-        widths = fit_widths(natural[:shown], numeric[:shown], width - GAP * (shown - 1), least=min(8, width),
-                            first=min(40, width))
-        if sum(widths) + GAP * (shown - 1) <= width:
-            break
-        shown -= 1
-    else:
-        widths = [max(3, width)]
-    table = Table(box=SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold", expand=False)
-    for name, num, w in zip(results.vars, numeric, widths):
-        table.add_column(name, justify="right" if num else "left", overflow="ellipsis", no_wrap=True, width=w)
-    for row in cells:
-        table.add_row(*row[:shown])
-    out = io.StringIO()
-    Console(file=out, width=width, color_system=None, force_terminal=False, legacy_windows=False).print(table)
-    lines = [line.rstrip() for line in out.getvalue().splitlines() if line.strip()]
-    n = len(cells)
-    if shown < len(results.vars):
-        lines.append(wrap(f"(columns not shown here: {', '.join(results.vars[shown:])}; widen the terminal or use "
-                          f"--format csv)", width))
+        close = difflib.get_close_matches(unknown[0], results.vars, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise UsageError(f"--columns: no column {unknown[0]!r}{hint}; the columns are {', '.join(results.vars)}")
+    cells = {name: [short(row.get(name)) for row in results.rows] for name in names}
+    numeric = {name: bool(cells[name]) and all(_NUMBER_CELL.fullmatch(c or "0") for c in cells[name]) for name in names}
+    notes: list[str] = []
+    if not options.wide and _width(names, cells) > width:
+        for name in names:  # decimals of large numbers go first: 12,934.56 is 12,935
+            if numeric[name]:
+                cells[name] = [_round_cell(c) for c in cells[name]]
+        legend = []
+        for name in names:
+            if not numeric[name] and _width(names, cells) > width:
+                folded, affix = _fold(cells[name])
+                if affix:
+                    cells[name], legend = folded, legend + [f"{name}: {affix}"]
+        order = _importance(names, options.importance)
+        shown = list(names)
+        while len(shown) > 1 and _width(shown, cells, MIN_TEXT, numeric) > width:
+            shown.remove(next(n for n in reversed(order) if n in shown))
+        hidden = [n for n in names if n not in shown]
+        names = shown
+        room = width - sum(len(n) if numeric[n] else 0 for n in names)
+        if _width(names, cells) > width:
+            cut = _cut_widths(names, cells, numeric, width)
+            for name, limit in cut.items():
+                if any(len(c) > limit for c in cells[name]):
+                    cells[name] = _shorten_column(cells[name], limit)
+                    notes.append("shortened")
+        if hidden:
+            notes.insert(0, f"(columns not shown here: {', '.join(hidden)}; --columns NAME,… to choose, or --wide)")
+        if "shortened" in notes:
+            notes = [n for n in notes if n != "shortened"] + ["(some names are shortened in the middle, …: --wide or "
+                                                            "--format csv shows them whole)"]
+        notes += legend
+        del room
+    lines = [options.title] if options.title else []
+    lines += _render(names, cells, numeric)
+    n = len(results.rows)
     if total is not None and (n < total or offset or more):
         of = f"more than {total:,}" if more else f"{total:,}"
         rest = "; --limit 0 for all" if offset + n < total or more else ""
         lines.append(f"(rows {offset + 1}–{offset + n} of {of}{rest})" if n else f"(no rows here; {of} in all)")
     else:
         lines.append(f"({n} row{'s' if n != 1 else ''})")
-    return "\n".join(lines)
+    return "\n".join(lines + [wrap(note, width, "  ", hyphens=True) for note in notes])
 
 
-#: the characters between two columns of a terminal table (rich's padding and rule)
+def _importance(names: list[str], importance: tuple[str, ...]) -> list[str]:
+    """The columns most important first: the query's order, then the rest as they come."""
+    return [n for n in importance if n in names] + [n for n in names if n not in importance]
+
+
+def _header(name: str) -> list[str]:
+    """A column's heading on one line, or on two split at an underscore when that narrows it.
+
+    >>> _header("accelerator_count"), _header("unit")
+    (['accelerator_', 'count'], ['unit'])
+    """
+    splits = [(name[: i + 1], name[i + 1:]) for i, ch in enumerate(name) if ch == "_" and 0 < i < len(name) - 1]
+    best = min(splits, key=lambda parts: max(map(len, parts)), default=None)
+    return list(best) if best and max(map(len, best)) < len(name) else [name]
+
+
+def _head_width(name: str) -> int:
+    return max(len(part) for part in _header(name))
+
+
+def _width(names: list[str], cells: dict[str, list[str]], cap: int | None = None, numeric: dict | None = None) -> int:
+    """The characters a table of these columns takes (text columns at most ``cap`` wide, if given)."""
+    total = 0
+    for name in names:
+        widest = max([_head_width(name)] + [len(c) for c in cells[name]])
+        if cap is not None and not (numeric or {}).get(name):
+            widest = min(widest, max(cap, _head_width(name)))
+        total += widest
+    return total + GAP * (len(names) - 1)
+
+
+def _round_cell(cell: str) -> str:
+    """A number cell without decimals when it is 100 or more (12,934.56 → 12,935).
+
+    >>> _round_cell("12,934.56"), _round_cell("0.95"), _round_cell("")
+    ('12,935', '0.95', '')
+    """
+    if "." not in cell:
+        return cell
+    value = Decimal(cell.replace(",", ""))
+    return f"{value.quantize(Decimal(1)):,}" if abs(value) >= 100 else cell
+
+
+_SEPARATORS = "-_ /."
+
+
+def _fold(cells: list[str]) -> tuple[list[str], str]:
+    """The cells without the prefix and suffix (at a separator) all of them share, and the legend
+    that says what was taken ("" when nothing worth it is shared).
+
+    >>> _fold(["mlperf-6.0-0012-llama2-70b-server", "mlperf-6.0-0034-llama2-70b-server"])
+    (['0012', '0034'], 'mlperf-6.0-…-llama2-70b-server')
+    >>> _fold(["nvidia-b200", "nvidia-b300"])
+    (['b200', 'b300'], 'nvidia-…')
+    """
+    values = [c for c in cells if c]
+    if len(set(values)) < 2:
+        return cells, ""
+    prefix = os.path.commonprefix(values)
+    suffix = os.path.commonprefix([v[::-1] for v in values])[::-1]
+    if len(prefix) + len(suffix) > min(len(v) for v in values):
+        suffix = suffix[len(prefix) + len(suffix) - min(len(v) for v in values):]
+    cut = prefix[: max((i + 1 for i, ch in enumerate(prefix) if ch in _SEPARATORS), default=0)]  # at a separator
+    tail = suffix[next((i for i, ch in enumerate(suffix) if ch in _SEPARATORS), len(suffix)):]
+    if len(cut) + len(tail) < 4:
+        return cells, ""
+    folded = [c[len(cut): len(c) - len(tail)] if c else c for c in cells]
+    return folded, f"{cut}…{tail}"
+
+
+def _cut_widths(names: list[str], cells: dict[str, list[str]], numeric: dict[str, bool], width: int) -> dict[str, int]:
+    """How wide each text column may be so that the table fits: numbers keep their width, the widest
+    text columns give up characters first, none under :data:`MIN_TEXT`."""
+    natural = {n: max([_head_width(n)] + [len(c) for c in cells[n]]) for n in names}
+    text = [n for n in names if not numeric[n]]
+    room = width - GAP * (len(names) - 1) - sum(natural[n] for n in names if numeric[n])
+    cap = max(natural.values(), default=0)
+    while cap > MIN_TEXT and sum(min(natural[n], max(cap, _head_width(n))) for n in text) > room:
+        cap -= 1
+    return {n: max(cap, _head_width(n)) for n in text}
+
+
+def _shorten_column(cells: list[str], limit: int) -> list[str]:
+    """The cells of a column at most ``limit`` wide, each losing first the leading and trailing parts
+    most of the column shares (what tells the rows apart stays), then as :func:`_middle` cuts.
+
+    >>> ids = [f"mlperf-6.0-00{n}-llama2-70b-99-server" for n in (10, 24, 73)] + ["bench-gb200-llama2-70b-server"]
+    >>> _shorten_column(ids, 14)
+    ['…0010…', '…0024…', '…0073…', 'bench-gb200…']
+    """
+    from collections import Counter
+
+    split = [c.split("-") if " " not in c else [c] for c in cells]
+    common = {t for t, n in Counter(t for parts in split for t in set(parts)).items() if n >= 0.75 * len(cells)}
+    out = []
+    for cell, parts in zip(cells, split):
+        if len(cell) > limit and len(parts) > 2:
+            start, end = 0, len(parts)
+            while start < end - 1 and parts[start] in common:
+                start += 1
+            while end - 1 > start and parts[end - 1] in common:
+                end -= 1
+            if (start, end) != (0, len(parts)):
+                cell = ("…" if start else "") + "-".join(parts[start:end]) + ("…" if end < len(parts) else "")
+        out.append(_middle(cell, limit))
+    return out
+
+
+def _middle(cell: str, limit: int) -> str:
+    """``cell`` shortened to ``limit`` characters. Free text loses its end (its start says most); an id
+    loses whole parts, its maker's prefix first, so what tells it apart stays (b300 or b200?).
+
+    >>> _middle("nvidia-b300-sxm-270gb", 16), _middle("nvidia-b300-sxm-270gb", 12), _middle("Cisco UCS C880A M8 (8x)", 12)
+    ('…b300-sxm-270gb', '…b300…', 'Cisco UCS C…')
+    """
+    if len(cell) <= limit:
+        return cell
+    if " " in cell or "-" not in cell.strip("…"):
+        return cell[: limit - 1] + "…"
+    parts = cell.split("-")
+    for candidate in ("…" + "-".join(parts[1:]), "-".join(parts[:2]) + "…" + parts[-1], "…" + parts[1] + "…",
+                      "-".join(parts[:2]) + "…", "…" + "-".join(parts[-2:])):
+        if len(candidate) <= limit:
+            return candidate
+    return cell[: limit - 1] + "…"
+
+
+def _render(names: list[str], cells: dict[str, list[str]], numeric: dict[str, bool]) -> list[str]:
+    cell_widths = {n: max([0] + [len(c) for c in cells[n]]) for n in names}
+    heads = {n: _header(n) if _head_width(n) < len(n) and cell_widths[n] < len(n) else [n] for n in names}
+    widths = {n: max([len(p) for p in heads[n]] + [cell_widths[n]]) for n in names}
+    depth = max(len(h) for h in heads.values())
+    head = []
+    for line in range(depth):
+        parts = [heads[n][line - depth + len(heads[n])] if line >= depth - len(heads[n]) else "" for n in names]
+        head.append((" " * GAP).join(p.rjust(widths[n]) if numeric[n] else p.ljust(widths[n])
+                                     for p, n in zip(parts, names)).rstrip())
+    rule = "─" * (sum(widths.values()) + GAP * (len(names) - 1))
+    rows = []
+    for i in range(len(next(iter(cells.values()), []))):
+        rows.append((" " * GAP).join(cells[n][i].rjust(widths[n]) if numeric[n] else cells[n][i].ljust(widths[n])
+                                      for n in names).rstrip())
+    return head + [rule] + rows
+
+
+#: the characters between two columns of a terminal table
 GAP = 3
 
 
-def wrap(text: str, width: int | None = None, indent: str = "") -> str:
+def wrap(text: str, width: int | None = None, indent: str = "", hyphens: bool = False) -> str:
     """Text folded to the terminal's width (``COLUMNS``), continuation lines indented.
 
     >>> print(wrap("a bb ccc dddd", 8, "  "))
@@ -179,37 +368,7 @@ def wrap(text: str, width: int | None = None, indent: str = "") -> str:
 
     width = width or shutil.get_terminal_size((120, 24)).columns
     return "\n".join(textwrap.fill(line, width, subsequent_indent=indent, break_long_words=True,
-                                   break_on_hyphens=False) for line in text.splitlines())
-
-
-def fit_widths(natural: list[int], numeric: list[bool], room: int, least: int = 3, first: int = 0) -> list[int]:
-    """Column widths that fit ``room`` characters: numbers keep their width while they can, text
-    columns share the rest under one cap (the widest are cut first), the first (the row's name)
-    keeps at least ``first``. Where nothing fits, each column gets ``least`` (the caller drops some).
-
-    >>> fit_widths([30, 6, 40], [False, True, False], 40)
-    [17, 6, 17]
-    >>> fit_widths([30, 6, 40], [False, True, False], 40, first=25)
-    [25, 6, 9]
-    >>> fit_widths([5, 6], [False, True], 40)
-    [5, 6]
-    """
-    if sum(natural) <= room:
-        return natural
-    floor = [min(w, max(least, first if i == 0 else 0)) for i, w in enumerate(natural)]
-    fixed = sum(w for w, num in zip(natural, numeric) if num)
-    text = [i for i, num in enumerate(numeric) if not num]
-
-    def widths(cap: int, numbers_too: bool) -> list[int]:
-        return [max(floor[i], min(w, cap)) if (not numeric[i] or numbers_too) else w for i, w in enumerate(natural)]
-
-    for numbers_too in (False, True):
-        if not numbers_too and not text:
-            continue
-        fitting = [c for c in range(least, max(natural) + 1) if sum(widths(c, numbers_too)) <= room]
-        if fitting:
-            return widths(max(fitting), numbers_too)
-    return floor
+                                   break_on_hyphens=hyphens) for line in text.splitlines())
 
 
 def to_markdown(results: Results) -> str:

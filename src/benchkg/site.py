@@ -363,13 +363,13 @@ def _kind_index(g: _Graph, kind: str, iris: list[str]) -> str:
 
 def _query_page(g: _Graph, store, saved, out_dir: Path) -> tuple[str, bool]:
     """A saved comparison run with its default parameters: table, chart, gotchas of its rows."""
-    from .queries import bound_text, run_sparql, tidy
+    from .queries import bound_text, run_sparql, store_select, tidy
     from .results import to_chart, to_csv
 
     root = "../../"
     r = _Renderer(g, root)
     saved.check_service()  # a data repository's own query that calls SERVICE is not run for the site
-    results = tidy(run_sparql(store, bound_text(saved, {}, g.base), saved.name), saved)
+    results = tidy(run_sparql(store, bound_text(saved, {}, g.base, store_select(store)), saved.name), saved)
     (out_dir / "results.csv").write_text(to_csv(results), encoding="utf-8")
     params = "".join(f"<dt><code>{esc(p.name)}</code></dt><dd>{esc(p.default or 'any')} "
                      f'<span class="note">({esc(p.type + (":" + p.of if p.of else ""))})</span></dd>'

@@ -334,17 +334,13 @@ def format_text(report: Report) -> str:
 
 
 def summary_line(report: Report) -> str:
-    """One line: how many findings of each severity (and how many on benchkg's reference records
-    were left out of a data repository's report).
+    """One line: how many findings of each severity.
 
     >>> summary_line(Report([]))
     '0 violation(s), 0 warning(s), 0 info'
     """
-    line = (f"{report.count('violation')} violation(s), {report.count('warning')} warning(s), "
+    return (f"{report.count('violation')} violation(s), {report.count('warning')} warning(s), "
             f"{report.count('info')} info")
-    if report.hidden:
-        line += f" ({report.hidden:,} on benchkg's reference records, not shown)"
-    return line
 
 
 def format_json(report: Report) -> str:

@@ -6,7 +6,7 @@ ontology declares every one of them (a test checks the two agree).
 from __future__ import annotations
 
 import re
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 BK = "https://w3id.org/benchkg/ontology#"
 DEFAULT_BASE = "https://w3id.org/benchkg/"
@@ -136,7 +136,7 @@ def curator_name(iri: str) -> str:
         return UNIT_NAMES[iri]
     record = re.search(r"/id/[a-z]+/([^/#]+)$", iri)
     if record:
-        return record.group(1)
+        return unquote(record.group(1))  # an id as its curator wrote it, never %-encoded
     if iri.startswith(BK):
         local = iri[len(BK):]
         # longest first (system-type before system); "unit" is where unknown unit strings are minted

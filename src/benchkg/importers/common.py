@@ -1,6 +1,7 @@
 """What the importers share: reviewed name tables, ids, and writing records byte for byte the same."""
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -44,8 +45,26 @@ def record_path(out_dir: Path, kind: str, record_id) -> Path:
     return Path(out_dir) / kind / f"{record_id}.json"
 
 
-def write_record(out_dir: Path, kind: str, record: dict) -> bool:
-    """Write ``data/<kind>/<id>.json`` unless it already holds exactly this; True if written."""
+@functools.lru_cache(maxsize=8)
+def _layout(out_dir: str):
+    from ..datarepo import layout_for
+
+    return layout_for(Path(out_dir))
+
+
+def in_reference(out_dir: Path, kind: str, record_id: str) -> bool:
+    """Whether benchkg's reference set, which the data repository at ``out_dir`` uses, has this record:
+    an import into a data repository leaves it there (read-only) instead of writing a copy that clashes."""
+    from ..datarepo import in_reference as reference_has
+
+    return reference_has(_layout(str(Path(out_dir).absolute())), kind, record_id)
+
+
+def write_record(out_dir: Path, kind: str, record: dict) -> bool | None:
+    """Write ``data/<kind>/<id>.json`` unless it already holds exactly this; True if written, None if
+    benchkg's reference set (used by the data repository at ``out_dir``) has it already."""
+    if in_reference(out_dir, kind, record["id"]):
+        return None
     path = record_path(out_dir, kind, record["id"])
     text = record_text(record)
     if path.is_file() and path.read_text(encoding="utf-8") == text:
@@ -80,6 +99,7 @@ class ImportReport:
     imported: dict[str, int] = field(default_factory=dict)  # e.g. round -> benchmarks
     skipped: dict[str, int] = field(default_factory=dict)   # reason -> rows
     unresolved: dict[str, int] = field(default_factory=dict)  # text -> times seen
+    referenced: dict[str, int] = field(default_factory=dict)  # kind -> records the reference set has already
 
     def skip(self, reason: str) -> None:
         """Count one input row left out, and why."""
@@ -89,8 +109,10 @@ class ImportReport:
         """Count one piece of text the reviewed tables do not know (reported, left out)."""
         self.unresolved[text] = self.unresolved.get(text, 0) + 1
 
-    def wrote(self, kind: str, changed: bool) -> None:
-        if changed:
+    def wrote(self, kind: str, changed: bool | None) -> None:
+        if changed is None:
+            self.referenced[kind] = self.referenced.get(kind, 0) + 1
+        elif changed:
             self.written[kind] = self.written.get(kind, 0) + 1
         else:
             self.unchanged += 1
@@ -99,6 +121,9 @@ class ImportReport:
         lines = [f"imported: {', '.join(f'{k} {v:,}' for k, v in self.imported.items()) or 'nothing'}",
                  f"files written: {', '.join(f'{k} {v:,}' for k, v in sorted(self.written.items())) or 'none'}; "
                  f"unchanged: {self.unchanged:,}"]
+        if self.referenced:
+            lines.append("already in benchkg's reference set, used from there (not copied): "
+                         + ", ".join(f"{k} {v:,}" for k, v in sorted(self.referenced.items())))
         for reason, n in sorted(self.skipped.items()):
             lines.append(f"skipped {n:,} rows: {reason}")
         if self.unresolved:
