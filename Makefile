@@ -16,7 +16,7 @@ install: $(BIN)/.installed
 
 demo: install
 	$(BIN)/benchkg build
-	$(BIN)/benchkg validate
+	$(BIN)/benchkg validate --quiet
 	$(BIN)/benchkg query leaderboard --param model=llama2-70b --param scenario=server
 
 # Chromium, rapper, N3.js and jsonld.js for the linked-data tests (apt and npm; only what is missing).

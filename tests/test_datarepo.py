@@ -74,7 +74,9 @@ def test_own_saved_queries_extend_the_built_in_ones(repo):
     assert "claims-per-system: How many claims each system has" in listed.stdout and "leaderboard:" in listed.stdout
     answer = cli("query", "claims-per-system", "--format", "csv", "--data", repo / "data")
     assert answer.exit_code == 0, answer.stderr
-    assert answer.stdout.splitlines() == ["system,claims", "coreweave-gb200-nvl72,1"]
+    lines = answer.stdout.splitlines()
+    assert lines[0] == "system,claims" and "coreweave-gb200-nvl72,1" in lines  # its own claim's system
+    assert len(lines) > 300, "and the audited results' systems of the reference set"
 
 
 def test_a_saved_query_named_like_a_built_in_one_is_refused(repo):

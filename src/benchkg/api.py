@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from .vocab import DEFAULT_BASE
@@ -60,12 +59,13 @@ class Rows(list):
     ``results`` keeps the RDF terms (:class:`benchkg.queries.Results`).
     """
 
-    def __init__(self, results, caveats: list[str] = (), left_out: str = ""):
+    def __init__(self, results, caveats: list[str] = (), left_out: str = "", notes: list[str] = ()):
         super().__init__({c: value(row.get(c)) for c in results.vars} for row in results.rows)
         self.columns = list(results.vars)
         self.results = results
         self.caveats = list(caveats)
         self.left_out = left_out
+        self.notes = list(notes)  # absent rounds, why an answer is empty, what was left out
 
     def to_pandas(self):
         """The rows as a ``pandas.DataFrame`` whose columns arithmetic works on: decimals as float64,
@@ -107,37 +107,6 @@ def _pandas_column(pandas, column):
     if kinds <= {dt.date, dt.datetime}:
         return pandas.to_datetime(column)
     return column
-
-
-@dataclass
-class Answer:
-    """A query's answer with what the command prints under it: the RDF results, the comparison
-    caveats the rows trigger and what the like-with-like defaults left out."""
-
-    saved: object  # benchkg.queries.SavedQuery
-    results: object  # benchkg.queries.Results
-    caveats: list  # benchkg.caveats.Caveat
-    left_out: str
-    resolved: list = field(default_factory=list)  # "'NVIDIA GB300' is accelerators/nvidia-gb300", for each name typed
-    params: dict = field(default_factory=dict)  # the parameters as given (after names were resolved)
-
-    @property
-    def title(self) -> str:
-        """One line naming the question, the slice asked for and the defaults in force.
-
-        >>> from benchkg.queries import find_query
-        >>> Answer(find_query("leaderboard"), None, [], "", [], {"scenario": "offline"}).title
-        'leaderboard: scenario=offline · defaults: model=llama2-70b, division=closed, accuracy=99, system_type=datacenter, unit=tokens/s, sort=per_accelerator'
-        """
-        from .queries import ANY
-
-        given = [f"{k}={v}" for k, v in self.params.items() if v != ANY]
-        lifted = [f"{k}=any" for k, v in self.params.items() if v == ANY]
-        defaults = [f"{n}={p.default}" for n, p in self.saved.params.items() if p.default is not None and n not in self.params]
-        parts = [" ".join(given + lifted) or "(as saved)"]
-        if defaults:
-            parts.append("defaults: " + ", ".join(defaults))
-        return f"{self.saved.name}: " + " · ".join(parts)
 
 
 def _guarded(method):
@@ -252,16 +221,17 @@ class KnowledgeGraph:
 
     @_guarded
     def answer(self, name: str, params: dict[str, str] | None = None, *, allow_service: bool = False,
-               limit: int | None = None, offset: int = 0) -> Answer:
-        """Run a saved query (or a ``.rq`` file) with parameters as text; the answer with its caveats.
+               limit: int | None = None, offset: int = 0):
+        """Run a saved query (or a ``.rq`` file) with parameters as text; the answer with its caveats
+        (:class:`benchkg.answering.Answer`).
         With ``limit``/``offset`` only that window of rows is kept (embedded, the rest is counted and
         never held: see :func:`benchkg.queries.run_sparql`); the caveats are those of the whole answer.
 
         :raises UsageError: for a query of one's own that calls SERVICE, unless ``allow_service``.
         """
-        from .caveats import answer_caveats, answer_claims, endpoint_select, left_out, store_select
+        from .answering import assemble
+        from .caveats import endpoint_select, store_select
         from .queries import find_query, run_query
-        from .results import window
 
         params = dict(params or {})
         saved = find_query(name, self.layout.query_dirs)
@@ -271,21 +241,16 @@ class KnowledgeGraph:
             from .remote import run_remote_query
 
             def run(p, **window_):
-                return run_remote_query(self.endpoint, name, p, self.base, self.layout.query_dirs, self.timeouts)
+                return run_remote_query(self.endpoint, saved, p, self.base, self.layout.query_dirs, self.timeouts)
             select = endpoint_select(self.endpoint, self.timeouts)
         else:
             store = self.store
 
             def run(p, **window_):
-                return run_query(store, name, p, base=self.base, queries_dir=self.layout.query_dirs, **window_)
+                return run_query(store, saved, p, base=self.base, queries_dir=self.layout.query_dirs, **window_)
             select = store_select(store)
-        windowed = limit is not None or offset
-        results = run(params, limit=limit, offset=offset) if windowed else run(params)
-        if windowed and results.total is None:  # a remote answer comes whole: the window is cut here
-            results = window(results, limit, offset, claims=saved.claims)
-        caveats = answer_caveats(select, results, saved.claims)
-        return Answer(saved, results, caveats, left_out(saved, params, run, select, answer_claims(results, saved.claims)),
-                      [r.note() for r in resolved if r.note()], params)
+        return assemble(saved, params, run, select, limit=limit, offset=offset,
+                        resolved=[r.note() for r in resolved if r.note()])
 
     def _resolve_params(self, saved, params: dict[str, str]):
         """The parameters with every record named as a person names it (an alias, another case) as its
@@ -336,7 +301,7 @@ class KnowledgeGraph:
         """
         text = {k: ("true" if v is True else "false" if v is False else str(v)) for k, v in params.items()}
         answer = self.answer(name, text, limit=limit, offset=offset)
-        return Rows(answer.results, [c.text() for c in answer.caveats], answer.left_out)
+        return Rows(answer.results, [c.text() for c in answer.caveats], answer.left_out, answer.notes())
 
     @_guarded
     def report(self, engine: str = "fast", progress=None):
@@ -363,7 +328,7 @@ class KnowledgeGraph:
         return self.report(engine).findings
 
     @_guarded
-    def show(self, ident: str) -> str:
+    def show(self, ident: str, all_referrers: bool = False) -> str:
         """One record, readable: its fields, derived values, what refers to it, its caveats and findings.
 
         >>> print(open("data").show("nvidia-gb200").splitlines()[0])
@@ -372,7 +337,8 @@ class KnowledgeGraph:
         from .show import describe
 
         found = self.find(ident)
-        return describe(self.store, self.data, f"{found.kind}/{found.id}", self.report().findings, base=self.base)
+        return describe(self.store, self.data, f"{found.kind}/{found.id}", self.report().findings, base=self.base,
+                        all_referrers=all_referrers)
 
     @_guarded
     def compare(self, a: str, b: str):

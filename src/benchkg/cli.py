@@ -166,7 +166,8 @@ def build(data: Path = DataOpt):
 def validate(data: Path = DataOpt,
              format: ValidateFormat = typer.Option(ValidateFormat.text, "--format", "-f", help="Report format."),
              strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
-             engine: Engine = typer.Option(Engine.fast, "--engine", help="fast (SPARQL on the store) or pyshacl (the reference, slow).")):
+             engine: Engine = typer.Option(Engine.fast, "--engine", help="fast (SPARQL on the store) or pyshacl (the reference, slow)."),
+             quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the summary line (text format); the exit code is the same.")):
     """Check the records against the conventions in shapes/; exit 1 on a violation.
 
     Example: benchkg validate --format github --strict
@@ -184,8 +185,13 @@ def validate(data: Path = DataOpt,
         _fail(str(e))
     report = _validate(kg, engine.value)
     del kg  # the Exit below carries this frame, which must not hold the store open
-    _echo(FORMATS[format.value](report), data=format.value != "text")
-    if report.rechecked is not None:
+    if quiet and format.value == "text":
+        from .validate import summary_line
+
+        _echo(f"validate {data}: {summary_line(report)} (benchkg validate lists them)")
+    else:
+        _echo(FORMATS[format.value](report), data=format.value != "text")
+    if report.rechecked is not None and not quiet:
         _echo(f"incremental: re-checked {report.rechecked:,} record(s) that changed since the last "
                    f"validation or depend on one that did; the other findings come from .benchkg/validation.json",
                    err=True)
@@ -248,14 +254,14 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
     _echo(out, nl=not out.endswith("\n"), data=format.value not in ("table", "markdown"))
     for note in answer.resolved:
         _echo(f"({note})", err=True)
-    for note in filter(None, [format_caveats(answer.caveats, shown.count), answer.left_out]):
+    for note in filter(None, [format_caveats(answer.caveats, shown.count), *answer.notes()]):
         # under a table for people; on stderr where stdout is data for a program
         _echo("\n" + note, err=format.value not in ("table", "markdown"))
     if chart is not None:
         from .results import to_chart
 
         to_chart(shown, chart, *saved.chart, title=title or f"{saved.name}: {saved.summary}",
-                 limit=limit or CHART_ROWS)
+                 limit=limit or CHART_ROWS, axis=saved.axis)
         _echo(f"chart written to {chart}", err=True)
 
 
@@ -303,6 +309,7 @@ def compare(a: str = typer.Argument(..., help="A claim id."), b: str = typer.Arg
 
 @app.command()
 def show(ident: str = typer.Argument(..., metavar="ID", help="A record id, kind/id, or any name or alias (any case)."),
+         all_referrers: bool = typer.Option(False, "--all", help="List every record that refers to it (not counts by kind)."),
          data: Path = DataOpt):
     """Show one record: its fields, derived values, what refers to it, its gotchas and findings.
 
@@ -314,7 +321,21 @@ def show(ident: str = typer.Argument(..., metavar="ID", help="A record id, kind/
         _echo(f"({found.note()})", err=True)
     _build(kg)
     _validate(kg)  # with a progress bar; show reads the findings from the cache it leaves
-    _echo(_run(lambda: kg.show(f"{found.kind}/{found.id}")))
+    _echo(_run(lambda: kg.show(f"{found.kind}/{found.id}", all_referrers)))
+
+
+@app.command()
+def explain(term: str = typer.Argument(..., metavar="TERM", help="A term of the field: inferred, preview, closed, accuracy tier…")):
+    """Say what one of MLPerf's terms means (inferred, preview, available, rdi, closed, open, accuracy tier,
+    the scenarios, derived, per accelerator, measured by, fabric present). `benchkg show` says it beside a
+    record that uses one.
+
+    Example: benchkg explain inferred
+    """
+    from .explain import TERMS, explain as meaning
+
+    key, text = _run(lambda: meaning(term))
+    _echo(f"{key}: {text}" if term != "all" else "\n".join(f"{k}: {v}" for k, v in TERMS.items()))
 
 
 @app.command()

@@ -146,7 +146,7 @@ def reference_names(folder: Path = REFERENCE_DIR) -> list[tuple[str, str]]:
     >>> names = reference_names()
     >>> ("models", "llama2-70b.json") in names, any(k == "benchmarks" for k, _ in names)
     (True, True)
-    >>> [n for k, n in names if n.startswith("bench-")]  # a checkout's seed vendor claims are not in it
+    >>> [n for k, n in names if k == "benchmarks" and n.startswith("bench-")]  # a checkout's seed vendor claims are not in it
     []
     """
     out = []

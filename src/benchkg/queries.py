@@ -81,6 +81,8 @@ class SavedQuery:
     booleans: tuple[str, ...] = ()  # columns computed as true/false (Virtuoso answers those 1/0)
     slices: tuple[str, ...] = ()  # the slice parameters it takes (benchkg.slices), in the header's order
     columns: tuple[str, ...] = ()  # the columns a table keeps first, most important first ("#+ columns:")
+    rounds: str = ""  # the column holding each row's round: the rounds without a row are named ("#+ rounds:")
+    axis: str = ""  # what the chart's value axis says ("#+ axis:"; the value column's name by default)
     lower_is_better: bool = False  # "#+ order: lower" — a ranking whose best is the lowest value
 
     @property
@@ -144,6 +146,10 @@ def parse_query_file(path: Path) -> SavedQuery:
                 query.slices += (name,)
         elif key == "columns":
             query.columns = tuple(rest.split())
+        elif key == "rounds":
+            query.rounds = rest.strip()
+        elif key == "axis":
+            query.axis = rest.strip()
         elif key == "chart":
             opts = dict(w.split("=", 1) for w in rest.split() if "=" in w)
             if set(opts) != {"label", "value"}:
@@ -418,7 +424,7 @@ class Results:
 COUNT_PAST = 100_000
 
 
-def run_query(store, name_or_file: str, params: dict[str, str] | None = None, *,
+def run_query(store, name_or_file: "str | SavedQuery", params: dict[str, str] | None = None, *,
               base: str = DEFAULT_BASE, queries_dir: Path | tuple[Path, ...] = QUERIES_DIR,
               limit: int | None = None, offset: int = 0) -> Results:
     """Run a saved query (or a ``.rq`` file) with typed parameters on the embedded store.
@@ -434,7 +440,7 @@ def run_query(store, name_or_file: str, params: dict[str, str] | None = None, *,
     :raises UsageError: for an unknown query or parameter, or a value its type rejects.
     :raises QueryError: if the engine rejects the query.
     """
-    query = find_query(name_or_file, queries_dir)
+    query = name_or_file if isinstance(name_or_file, SavedQuery) else find_query(name_or_file, queries_dir)
     text = bound_text(query, params or {}, base, store_select(store))
     check_ids(store, query, params or {}, base)
     return tidy(run_sparql(store, text, query.name, limit=limit, offset=offset, claims=query.claims), query)

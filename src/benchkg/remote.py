@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from . import transport
 from .errors import StoreError
-from .queries import Results, bound_text, find_query, tidy
+from .queries import Results, SavedQuery, bound_text, find_query, tidy
 from .vocab import BK, DEFAULT_BASE
 
 RETRIES = 3
@@ -166,7 +166,7 @@ def run_remote_query(endpoint: str, name_or_file: str, params: dict[str, str] | 
     The store must answer queries over the union of its named graphs (Oxigraph server
     ``--union-default-graph``; Fuseki ``tdb2:unionDefaultGraph true``).
     """
-    query = find_query(name_or_file, *([queries_dir] if queries_dir else []))
+    query = name_or_file if isinstance(name_or_file, SavedQuery) else find_query(name_or_file, *([queries_dir] if queries_dir else []))
 
     def select(text):
         return [{k: v.value for k, v in row.items()} for row in run_remote_sparql(endpoint, text, timeouts).rows]

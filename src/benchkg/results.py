@@ -494,6 +494,17 @@ TABLE_ROWS = 25
 CHART_ROWS = 25
 
 
+#: the units whose best value is the lowest: latencies, times, energy, power
+LOWER_IS_BETTER = ("ms", "s", "mJ", "W")
+
+
+def _measured_by(row: dict) -> str:
+    for column in ("measured_by",):
+        if column in row:
+            return short(row[column])
+    return ""
+
+
 def chart_labels(rows: list[dict], label: str) -> list[str]:
     """The bar labels: the label columns' short values joined by " · ", leaving out a column whose
     value is the same on every row (one round need not be said 25 times).
@@ -505,10 +516,21 @@ def chart_labels(rows: list[dict], label: str) -> list[str]:
     """
     columns = label.split("+")
     varying = [c for i, c in enumerate(columns) if i == 0 or len({short(r.get(c)) for r in rows}) > 1]
-    return [" · ".join(short(r.get(c)) for c in varying if r.get(c) is not None) for r in rows]
+    return [" · ".join(_label_part(short(r.get(c))) for c in varying if r.get(c) is not None) for r in rows]
 
 
-def to_chart(results: Results, path, label: str, value: str, title: str = "", limit: int = CHART_ROWS) -> None:
+def _label_part(text: str) -> str:
+    """A system's name in a bar's label: what comes before its parenthesised detail, 40 characters at most.
+
+    >>> _label_part("Cisco UCS C880A M8 (8x NVIDIA B300-SXM-270GB, TensorRT)")
+    'Cisco UCS C880A M8'
+    """
+    head = text.split(" (", 1)[0] if " (" in text and not text.startswith("(") else text
+    return head if len(head) <= 40 else head[:39] + "…"
+
+
+def to_chart(results: Results, path, label: str, value: str, title: str = "", limit: int = CHART_ROWS,
+             axis: str = "") -> None:
     """A horizontal bar chart of one numeric column by its label columns, written to PNG or SVG.
 
     ``label`` is a column or columns joined by "+" (``system+accelerators+round``): a bar reads
@@ -531,33 +553,52 @@ def to_chart(results: Results, path, label: str, value: str, title: str = "", li
                          "name a numeric column in '#+ chart: label=COLUMN value=COLUMN'")
     shown = f"the first {limit} of {len(rows)} rows" if len(rows) > limit else ""
     rows = rows[:limit]
-    labels = chart_labels(rows, label)
+    labels = _shorten_column(chart_labels(rows, label), 48)
     values = [float(r[value].value) for r in rows]
     units = {short(r["unit"]) for r in rows if "unit" in r}
-    unit = f" ({units.pop()})" if len(units) == 1 else ""
-    fig, ax = plt.subplots(figsize=(10, 1.2 + 0.55 * max(len(rows), 1)))
-    bars = ax.barh(range(len(rows)), values, color="#4477aa")
-    for bar, row in zip(bars, rows):
-        if row.get("derived") is not None and row["derived"].value == "true":
+    unit = units.pop() if len(units) == 1 else ""
+    vendor = [_measured_by(r) == "vendor" for r in rows]
+    if any(vendor):  # told apart by a label and a pattern, not by colour alone
+        labels = [f"{text} [vendor]" if v else text for text, v in zip(labels, vendor)]
+    fig, ax = plt.subplots(figsize=(10, 1.5 + 0.55 * max(len(rows), 1)))
+    bars = ax.barh(range(len(rows)), values, color="#4477aa", edgecolor="#224466", linewidth=0.5)
+    derived_any = False
+    for bar, row, v in zip(bars, rows, vendor):
+        derived = row.get("derived") is not None and row["derived"].value == "true"
+        derived_any |= derived
+        if derived:
             bar.set_hatch("//")
             bar.set_facecolor("#88aacc")
+        if v:
+            bar.set_facecolor("#ee9955")
+            bar.set_hatch("xx" + ("//" if derived else ""))
         gotchas = row.get("gotchas")
         n = len(gotchas.value.split()) if gotchas is not None and gotchas.value else 0
-        text = f" {format_number(row[value].value)}" + (f"  ⚠ {n} gotcha{'s' if n != 1 else ''}" if n else "")
+        text = f" {format_number(row[value].value)}" + (f"  ⚠ {n} caveat{'s' if n != 1 else ''}" if n else "")
         ax.text(bar.get_width(), bar.get_y() + bar.get_height() / 2, text, va="center", fontsize=8)
     ax.set_yticks(range(len(rows)), labels, fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlabel(value.replace("_", " ") + unit)
+    lower = unit in LOWER_IS_BETTER
+    what = axis or value.replace("_", " ")
+    ax.set_xlabel(what + (f" ({unit})" if unit and value != "ratio" else "") + ("; lower is better" if lower else ""))
     ax.set_ylabel(" · ".join(label.split("+")).replace("_", " "))
     ax.set_xlim(0, max(values + [1]) * 1.45)
+    if value == "ratio":  # where the two sides are equal
+        ax.axvline(1.0, color="#333333", linestyle="--", linewidth=1)
+        ax.text(1.0, -0.7, " 1.0 = equal", fontsize=7, color="#333333", va="bottom")
     notes = [shown] if shown else []
-    if any(r.get("derived") is not None and r["derived"].value == "true" for r in rows):
-        notes.append("hatched: derived (aggregate ÷ accelerator count), not an official metric")
+    if derived_any:
+        notes.append("hatched //: derived (aggregate ÷ accelerator count), not an official metric")
+    if any(vendor):
+        notes.append("orange, crossed, [vendor]: measured by the vendor, not audited")
     note = "; ".join(notes)
-    ax.set_title(title, fontsize=10, loc="left")
+    import textwrap
+
+    lines = textwrap.wrap(title, 110) or [title]
+    fig.suptitle("\n".join(lines), x=0.01, ha="left", fontsize=10)  # over the whole figure: never clipped by the labels
     if note:
-        fig.text(0.01, 0.01, note, fontsize=7, color="#555555")
-    fig.tight_layout(rect=(0, 0.04 if note else 0, 1, 1))
+        fig.text(0.01, 0.01, "\n".join(textwrap.wrap(note, 150)), fontsize=7, color="#555555")
+    fig.tight_layout(rect=(0, 0.05 if note else 0, 1, 1 - 0.12 * len(lines) / max(len(rows), 2) - 0.02))
     from pathlib import Path
 
     from .export import write_atomic

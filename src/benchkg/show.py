@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 from .errors import UsageError
+from .explain import TERMS, terms_in
 from .records import read_record
 from .schema import ID_PATTERN, KINDS
 from .vocab import DEFAULT_BASE, record_iri
@@ -35,9 +36,14 @@ def find_record_path(data_dir: Path, ident: str) -> tuple[str, Path]:
     return found[0]
 
 
-def describe(store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT_BASE) -> str:
-    """A readable page about one record (fields as written, derived values, references to it,
-    gotchas that apply, findings)."""
+#: how many referring records ``show`` lists by id before it counts them by kind instead
+REFERRERS_LISTED = 12
+
+
+def describe(store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT_BASE, all_referrers: bool = False) -> str:
+    """A readable page about one record (fields as written, derived values, references to it (by kind
+    with counts when there are many, every id with ``all_referrers``), gotchas that apply, findings,
+    and what MLPerf's terms in it mean)."""
     from .queries import run_sparql
     from .results import short
 
@@ -67,7 +73,16 @@ def describe(store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT
     refs = run_sparql(store, f"""SELECT DISTINCT ?s WHERE {{ ?s ?p <{iri}> .
         FILTER(STRSTARTS(STR(?s), "{base}id/") && !CONTAINS(STR(?s), "#")) }} ORDER BY ?s""")
     if refs.rows:
-        lines += ["", "referred to by:"] + [f"  {_kind_id(r['s'].value, base)}" for r in refs.rows]
+        referrers = [_kind_id(r["s"].value, base) for r in refs.rows]
+        if all_referrers or len(referrers) <= REFERRERS_LISTED:
+            lines += ["", "referred to by:"] + [f"  {r}" for r in referrers]
+        else:
+            by_kind: dict[str, list[str]] = {}
+            for r in referrers:
+                by_kind.setdefault(r.split("/", 1)[0], []).append(r.split("/", 1)[-1])
+            lines += ["", f"referred to by {len(referrers):,} records (--all lists them):"]
+            lines += [f"  {k}: {len(ids):,}" + (f" ({', '.join(ids[:3])}{', …' if len(ids) > 3 else ''})")
+                      for k, ids in sorted(by_kind.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
     if kind == "benchmarks":
         gotchas = run_sparql(store, f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
             PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
@@ -77,6 +92,10 @@ def describe(store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT
         lines += [f"  [{short(r.get('severity'))}] {short(r['g'])}: {r['title'].value}" for r in gotchas.rows] or ["  none"]
     mine = [f for f in findings if f.focus == f"{kind}/{record_id}"]
     lines += ["", "findings:"] + ([f"  {f}" for f in mine] or ["  none"])
+    terms = terms_in(data)
+    if terms:
+        lines += ["", "what its terms mean (benchkg explain TERM):"]
+        lines += [f"  {t}: {TERMS[t]}" for t in terms]
     return "\n".join(lines)
 
 

@@ -363,19 +363,22 @@ def _kind_index(g: _Graph, kind: str, iris: list[str]) -> str:
 
 def _query_page(g: _Graph, store, saved, out_dir: Path) -> tuple[str, bool]:
     """A saved comparison run with its default parameters: table, chart, gotchas of its rows."""
-    from .queries import bound_text, run_sparql, store_select, tidy
+    from .answering import assemble
+    from .queries import run_query, store_select
     from .results import to_chart, to_csv
 
     root = "../../"
     r = _Renderer(g, root)
     saved.check_service()  # a data repository's own query that calls SERVICE is not run for the site
-    results = tidy(run_sparql(store, bound_text(saved, {}, g.base, store_select(store)), saved.name), saved)
+    answer = assemble(saved, {}, lambda p, **w: run_query(store, saved, p, base=g.base, **w), store_select(store))
+    results = answer.results
     (out_dir / "results.csv").write_text(to_csv(results), encoding="utf-8")
     params = "".join(f"<dt><code>{esc(p.name)}</code></dt><dd>{esc(p.default or 'any')} "
                      f'<span class="note">({esc(p.type + (":" + p.of if p.of else ""))})</span></dd>'
                      for p in saved.params.values())
     command = " ".join(["benchkg query", saved.name] + [f"--param {p.name}={p.default}" for p in saved.params.values() if p.default])
     parts = [f"<h1>{esc(saved.summary or saved.name)}</h1>",
+             f'<p class="slice">{esc(answer.title)}</p>',
              f'<p class="meta">saved comparison <code>{esc(saved.name)}</code> · {len(results.rows):,} '
              f'row{"" if len(results.rows) == 1 else "s"} · '
              f'{link("results.csv", "CSV")}</p>',
@@ -385,12 +388,12 @@ def _query_page(g: _Graph, store, saved, out_dir: Path) -> tuple[str, bool]:
     charted = False
     if saved.chart and results.rows:
         label, value = saved.chart
-        to_chart(results, out_dir / "chart.svg", label, value, title=saved.summary)
+        to_chart(results, out_dir / "chart.svg", label, value, title=saved.summary, axis=saved.axis)
         shown = min(len(results.rows), 25)
         parts.append(f'<figure><img src="chart.svg" alt="Bar chart of {esc(value.replace("_", " "))} by '
                      f'{esc(label.replace("_", " "))} for the first {shown} rows; the table below has every number.">'
                      f"<figcaption>{esc(value.replace('_', ' '))} by {esc(label.replace('_', ' '))}"
-                     f"{' (first 25 rows)' if len(results.rows) > 25 else ''}; hatched bars are derived values, "
+                     f"{' (first 25 rows)' if len(results.rows) > 25 else ''}; hatched bars are derived values, orange crossed ones measured by the vendor, "
                      f"⚠ marks rows with gotchas.</figcaption></figure>")
         charted = True
     elif not saved.chart:
@@ -401,9 +404,9 @@ def _query_page(g: _Graph, store, saved, out_dir: Path) -> tuple[str, bool]:
                   and t.value.startswith(g.prefix + "benchmarks/")}
         for gotcha in {x for c in claims for x in g.caveats.get(c, [])}:
             rows_per_gotcha[gotcha] += 1
-    from .caveats import answer_caveats, store_select
-
-    caveats = answer_caveats(store_select(store), results, saved.claims)
+    caveats = answer.caveats
+    for note in answer.notes():  # what the terminal says under the answer: absent rounds, left out
+        parts.append(f'<p class="note left-out">{esc(note)}</p>')
     if caveats:
         parts.append('<section class="gotchas" aria-labelledby="caveats-h"><h2 id="caveats-h">Comparison caveats '
                      f'({len(caveats)})</h2><p class="note">Once for the whole table: its claims differ in these ways.</p>'
