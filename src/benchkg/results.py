@@ -195,7 +195,7 @@ def to_table(results: Results, total: int | None = None, offset: int = 0, width:
                                                             "--format csv shows them whole)"]
         notes += legend
         del room
-    lines = [options.title] if options.title else []
+    lines = [wrap(options.title, width, "  ", hyphens=True)] if options.title else []
     lines += _render(names, cells, numeric)
     n = len(results.rows)
     if total is not None and (n < total or offset or more):
