@@ -85,7 +85,7 @@ def test_compare_with_disclosures(graph_data):
 
 def test_compare_unknown_claim_exits_2(graph_data):
     result = cli("compare", "nope", "fx-h100x8-llama2-70b-offline-v6-0", "--data", graph_data)
-    assert result.exit_code == 2 and "'nope' is not a claim" in result.stderr
+    assert result.exit_code == 2 and "claim 'nope' names no record of benchmarks" in result.stderr
 
 
 @pytest.mark.parametrize("suffix", [".png", ".svg"])
@@ -96,7 +96,21 @@ def test_chart(graph_data, tmp_path, suffix):
     assert result.exit_code == 0 and path.stat().st_size > 5000
     if suffix == ".svg":
         svg = path.read_text()
-        assert "per accelerator (tokens/s)" in svg and "⚠" in svg and "fx-h100x8-dgx · nvidia-h100-sxm" in svg
+        assert "per accelerator (tokens/s)" in svg and "⚠ 3 caveats" in svg
+        assert "CoreWeave GB200 NVL72 · nvidia-gb200 · 6.1 [vendor]" in svg
+
+
+def test_a_latency_leaderboard_ranks_the_lowest_first_in_the_unit_of_its_results(graph_data):
+    """No unit given: the leaderboard ranks in the unit the model's single-stream results are in (s),
+    lowest first, and its title says the unit was settled, not given."""
+    result = cli("query", "leaderboard", "--param", "model=wan-2.2-t2v-a14b", "--param", "scenario=single-stream",
+                 "--format", "csv", "--data", graph_data)
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [float(r["value"]) for r in rows] == [18.9, 21.4, 30.2]
+    assert {r["unit"] for r in rows} == {"s"} and not any(r["per_accelerator"] for r in rows)
+    table = cli("query", "leaderboard", "--param", "model=wan-2.2-t2v-a14b", "--param", "scenario=single-stream",
+                "--data", graph_data).stdout
+    assert "unit=s (auto)" in table.splitlines()[0] + table.splitlines()[1]
 
 
 def test_chart_refused_for_a_query_without_one(graph_data, tmp_path):

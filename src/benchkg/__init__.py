@@ -3,7 +3,7 @@
 >>> import benchkg
 >>> kg = benchkg.open("data")                    # a records folder, built into the embedded store
 >>> kg.query("leaderboard", model="llama2-70b", scenario="server").columns[:3]
-['claim', 'accelerators', 'accelerator_count']
+['claim', 'system_name', 'accelerators']
 
 See :mod:`benchkg.api` for what a :class:`KnowledgeGraph` answers.
 """

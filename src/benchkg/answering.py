@@ -12,7 +12,9 @@ from typing import Callable
 
 from .caveats import answer_caveats, answer_claims, left_out
 from .explain import absent_rounds, why_empty
+from .queries import settle
 from .results import window
+from .vocab import DEFAULT_BASE
 
 
 @dataclass
@@ -28,6 +30,7 @@ class Answer:
     params: dict = field(default_factory=dict)  # the parameters as given (after names were resolved)
     absent: str = ""  # the rounds of the family with no row ("No result in …"), for a query with "#+ rounds:"
     empty: str = ""  # for an empty answer, which part of the slice emptied it
+    settled: dict = field(default_factory=dict)  # what an "auto" default stood for ({"unit": "ms"})
 
     def notes(self) -> list[str]:
         """What is said under the answer, in order: absent rounds, why it is empty, what was left out."""
@@ -39,13 +42,14 @@ class Answer:
 
         >>> from benchkg.queries import find_query
         >>> Answer(find_query("leaderboard"), None, [], "", [], {"scenario": "offline"}).title
-        'leaderboard: scenario=offline · defaults: model=llama2-70b, division=closed, accuracy=99, system_type=datacenter, unit=tokens/s, sort=per_accelerator'
+        'leaderboard: scenario=offline · defaults: model=llama2-70b, division=closed, accuracy=99, system_type=datacenter, unit=auto, sort=per_accelerator'
         """
         from .queries import ANY
 
         given = [f"{k}={v}" for k, v in self.params.items() if v != ANY]
         lifted = [f"{k}=any" for k, v in self.params.items() if v == ANY]
-        defaults = [f"{n}={p.default}" for n, p in self.saved.params.items() if p.default is not None and n not in self.params]
+        defaults = [f"{n}={self.settled[n]} (auto)" if n in self.settled else f"{n}={p.default}"
+                    for n, p in self.saved.params.items() if p.default is not None and n not in self.params]
         parts = [" ".join(given + lifted) or "(as saved)"]
         if defaults:
             parts.append("defaults: " + ", ".join(defaults))
@@ -54,19 +58,26 @@ class Answer:
 
 
 def assemble(saved, params: dict[str, str], run: Callable, select: Callable[[str], list[dict]], *,
-             limit: int | None = None, offset: int = 0, resolved: list[str] = ()) -> Answer:
+             limit: int | None = None, offset: int = 0, resolved: list[str] = (), base: str = DEFAULT_BASE) -> Answer:
     """Run ``saved`` with ``params`` through ``run(params, limit=, offset=)`` (embedded or remote) and
     assemble the :class:`Answer`; ``select`` runs the small queries its caveats and notes need.
-    With ``limit``/``offset`` only that window of rows is kept; the caveats are the whole answer's."""
+    With ``limit``/``offset`` only that window of rows is kept; the caveats are the whole answer's.
+    An ``auto`` default is settled once here (:func:`benchkg.queries.settle`) and runs as if given."""
+    settled = settle(saved, params, base, select)
+
+    def settled_run(p, **window_):
+        return run({**settled, **p}, **window_)
+
     windowed = limit is not None or offset
-    results = run(params, limit=limit, offset=offset) if windowed else run(params)
+    results = settled_run(params, limit=limit, offset=offset) if windowed else settled_run(params)
     if windowed and results.total is None:  # a remote answer comes whole: the window is cut here
         results = window(results, limit, offset, claims=saved.claims)
     caveats = answer_caveats(select, results, saved.claims)
-    answer = Answer(saved, results, caveats, left_out(saved, params, run, select, answer_claims(results, saved.claims)),
-                    list(resolved), dict(params))
+    kept = answer_claims(results, saved.claims)
+    answer = Answer(saved, results, caveats, left_out(saved, params, settled_run, select, kept, settled),
+                    list(resolved), dict(params), settled=settled)
     if saved.rounds and results.count == len(results.rows):
         answer.absent = absent_rounds(select, saved, params, results)
     if not results.count:
-        answer.empty = why_empty(saved, params, run)
+        answer.empty = why_empty(saved, {**params, **settled}, run)
     return answer

@@ -250,7 +250,7 @@ class KnowledgeGraph:
                 return run_query(store, saved, p, base=self.base, queries_dir=self.layout.query_dirs, **window_)
             select = store_select(store)
         return assemble(saved, params, run, select, limit=limit, offset=offset,
-                        resolved=[r.note() for r in resolved if r.note()])
+                        resolved=[r.note() for r in resolved if r.note()], base=self.base)
 
     def _resolve_params(self, saved, params: dict[str, str]):
         """The parameters with every record named as a person names it (an alias, another case) as its

@@ -215,11 +215,12 @@ LIKE_WITH_LIKE = {"unit": "unit", "accuracy": "accuracy-tier", "division": "divi
 
 
 def left_out(saved, params: dict[str, str], run: Callable[[dict[str, str]], object],
-             select: Callable[[str], list[dict]], kept: list[str]) -> str:
+             select: Callable[[str], list[dict]], kept: list[str], settled: dict[str, str] | None = None) -> str:
     """What the like-with-like defaults left out of an answer, counted by the value that kept each
     result out, with the parameter that brings it back; "" when nothing was left out.
 
-    ``run(params)`` answers the same query with other parameters; ``kept`` is the answer's claims.
+    ``run(params)`` answers the same query with other parameters; ``kept`` is the answer's claims;
+    ``settled`` what an ``auto`` default stood for (:func:`benchkg.queries.settle`).
     """
     defaults = [name for name in LIKE_WITH_LIKE if name in saved.params and name not in params
                 and saved.params[name].default is not None]
@@ -233,7 +234,7 @@ def left_out(saved, params: dict[str, str], run: Callable[[dict[str, str]], obje
         return ""
     parts = []
     for name in defaults:
-        default = saved.params[name].default
+        default = (settled or {}).get(name, saved.params[name].default)
         values = claim_values(select, out, LIKE_WITH_LIKE[name])
         counts: dict[str, int] = {}
         for vs in values.values():

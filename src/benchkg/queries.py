@@ -32,7 +32,7 @@ from .resources import QUERIES_DIR
 from .schema import ID_PATTERN, KINDS
 from .slices import SLICE_TYPES, SLICE_VALUES, accelerator_family
 from .slices import apply as apply_slices
-from .vocab import DEFAULT_BASE, PREFIXES, SCHEMES, UNITS, concept_iri, record_iri, unit_iri
+from .vocab import DEFAULT_BASE, PREFIXES, SCHEMES, UNIT_NAMES, UNITS, concept_iri, record_iri, unit_iri
 
 XSD = PREFIXES["xsd"]
 PARAM_TYPES = ("id", "enum", "string", "integer", "decimal", "boolean", "iri")
@@ -53,7 +53,7 @@ class Param:
         if self.values:
             return self.values
         if self.type == "enum" and self.of == "unit":
-            return tuple(UNITS)
+            return tuple(UNITS) + (AUTO,)
         return SCHEMES.get(self.of, ()) if self.type == "enum" else ()
 
     def describe(self) -> str:
@@ -252,6 +252,8 @@ def term_for(param: Param, value: str, base: str = DEFAULT_BASE) -> str:
             if value not in param.allowed():
                 raise UsageError(f"parameter {param.name}: {value!r} is not allowed; use one of {', '.join(param.allowed())}")
             if param.of == "unit":
+                if value == AUTO:
+                    raise UsageError(f"parameter {param.name}: 'auto' is settled from the store first (settle())")
                 return str(NamedNode(unit_iri(value)))
             return str(NamedNode(concept_iri(param.of, value))) if param.of else str(Literal(value))
         if t in ("integer", "decimal"):  # bounded as record numbers are: 1e999999999 never reaches the store
@@ -344,16 +346,11 @@ def uses_service(text: str) -> bool:
 
 #: a parameter value that unsets a default: the parameter then matches anything
 ANY = "any"
+#: the unit slice's value for "the unit most results of the rest of the slice are in"
+AUTO = "auto"
 
 
-def bound_text(query: SavedQuery, values: dict[str, str], base: str = DEFAULT_BASE,
-               select: Callable[[str], list[dict]] | None = None) -> str:
-    """The query text with its parameters bound (defaults where no value is given; ``any`` unsets one)
-    and its slice markers expanded (:mod:`benchkg.slices`; ``select`` runs the small query that finds
-    what an ``accelerator`` slice matches).
-
-    :raises UsageError: for an unknown parameter or a value its type rejects.
-    """
+def _terms(query: SavedQuery, values: dict[str, str], base: str) -> dict[str, str | None]:
     unknown = set(values) - set(query.params)
     if unknown:
         known = ", ".join(query.params) or "none"
@@ -363,16 +360,55 @@ def bound_text(query: SavedQuery, values: dict[str, str], base: str = DEFAULT_BA
     terms: dict[str, str | None] = {}
     for name, param in query.params.items():
         value = values.get(name, param.default)
-        terms[name] = term_for(param, value, base) if value not in (None, ANY) else None
+        terms[name] = term_for(param, value, base) if value not in (None, ANY, AUTO) else None
+    return terms
+
+
+def _accelerators(query: SavedQuery, terms: dict[str, str | None],
+                  select: Callable[[str], list[dict]] | None) -> list[str] | None:
+    if "accelerator" not in query.slices or terms.get("accelerator") is None:
+        return None
+    if select is None:
+        raise UsageError(f"query {query.name}: the accelerator parameter needs the store to find its chip")
+    merge = terms.get("merge_variants") is not None and '"true"' in terms["merge_variants"]
+    return accelerator_family(select, terms["accelerator"][1:-1], merge)
+
+
+def settle(query: SavedQuery, values: dict[str, str], base: str = DEFAULT_BASE,
+           select: Callable[[str], list[dict]] | None = None) -> dict[str, str]:
+    """The values ``auto`` stands for in this answer: for the ``unit`` slice, the unit most claims of
+    the rest of the slice state their headline value in (a resnet50 single-stream leaderboard ranks
+    milliseconds, a Llama 2 one tokens/s), ties to the first by name; nothing when no claim matches.
+    ``select`` runs the small query that counts them.
+    """
+    if "unit" not in query.slices or values.get("unit", query.params["unit"].default) != AUTO:
+        return {}
+    if select is None:
+        raise UsageError(f"query {query.name}: unit=auto needs the store to find the unit")
+    terms = _terms(query, {**values, "unit": ANY}, base)
+    slice_terms = {name: terms[name] for name in query.slices if name != "unit"}
+    rows = select("SELECT ?u (COUNT(DISTINCT ?c) AS ?n) WHERE { ?c <https://w3id.org/benchkg/ontology#result>/"
+                  "<http://qudt.org/schema/qudt/hasUnit> ?u . "
+                  + apply_slices("# slice ?c", slice_terms, _accelerators(query, terms, select))
+                  + " } GROUP BY ?u")
+    counted = sorted((-int(r["n"]), UNIT_NAMES[r["u"]]) for r in rows if r.get("u") in UNIT_NAMES)
+    return {"unit": counted[0][1]} if counted else {}
+
+
+def bound_text(query: SavedQuery, values: dict[str, str], base: str = DEFAULT_BASE,
+               select: Callable[[str], list[dict]] | None = None) -> str:
+    """The query text with its parameters bound (defaults where no value is given; ``any`` unsets one,
+    ``auto`` is :func:`settle`-d) and its slice markers expanded (:mod:`benchkg.slices`; ``select``
+    runs the small queries that find what an ``accelerator`` or ``auto`` slice matches).
+
+    :raises UsageError: for an unknown parameter or a value its type rejects.
+    """
+    terms = _terms(query, values, base)  # every value checked before the store is asked anything
+    for name, value in settle(query, values, base, select).items():
+        terms[name] = term_for(query.params[name], value, base)
     text = query.text
     if query.slices:
-        accelerators = None
-        if "accelerator" in query.slices and terms.get("accelerator") is not None:
-            if select is None:
-                raise UsageError(f"query {query.name}: the accelerator parameter needs the store to find its chip")
-            merge = terms.get("merge_variants") is not None and '"true"' in terms["merge_variants"]
-            accelerators = accelerator_family(select, terms["accelerator"][1:-1], merge)
-        text = apply_slices(text, {name: terms[name] for name in query.slices}, accelerators)
+        text = apply_slices(text, {name: terms[name] for name in query.slices}, _accelerators(query, terms, select))
     return bind(text, terms)
 
 

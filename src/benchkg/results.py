@@ -174,16 +174,16 @@ def to_table(results: Results, total: int | None = None, offset: int = 0, width:
             if not numeric[name] and _width(names, cells) > width:
                 folded, affix = _fold(cells[name])
                 if affix:
-                    cells[name], legend = folded, legend + [f"{name}: {affix}"]
+                    cells[name], legend = folded, legend + [(name, f"{name}: {affix}")]
         order = _importance(names, options.importance)
+        need = {n: _distinct_limit(cells[n]) for n in names if not numeric[n]}
         shown = list(names)
-        while len(shown) > 1 and _width(shown, cells, MIN_TEXT, numeric) > width:
+        while len(shown) > 1 and _width(shown, cells, need) > width:
             shown.remove(next(n for n in reversed(order) if n in shown))
         hidden = [n for n in names if n not in shown]
         names = shown
-        room = width - sum(len(n) if numeric[n] else 0 for n in names)
         if _width(names, cells) > width:
-            cut = _cut_widths(names, cells, numeric, width)
+            cut = _cut_widths(names, cells, numeric, width, need)
             for name, limit in cut.items():
                 if any(len(c) > limit for c in cells[name]):
                     cells[name] = _shorten_column(cells[name], limit)
@@ -193,8 +193,7 @@ def to_table(results: Results, total: int | None = None, offset: int = 0, width:
         if "shortened" in notes:
             notes = [n for n in notes if n != "shortened"] + ["(some names are shortened in the middle, …: --wide or "
                                                             "--format csv shows them whole)"]
-        notes += legend
-        del room
+        notes += [line for name, line in legend if name in names]
     lines = [wrap(options.title, width, "  ", hyphens=True)] if options.title else []
     lines += _render(names, cells, numeric)
     n = len(results.rows)
@@ -227,13 +226,13 @@ def _head_width(name: str) -> int:
     return max(len(part) for part in _header(name))
 
 
-def _width(names: list[str], cells: dict[str, list[str]], cap: int | None = None, numeric: dict | None = None) -> int:
-    """The characters a table of these columns takes (text columns at most ``cap`` wide, if given)."""
+def _width(names: list[str], cells: dict[str, list[str]], caps: dict[str, int] | None = None) -> int:
+    """The characters a table of these columns takes (a column named in ``caps`` at most that wide)."""
     total = 0
     for name in names:
         widest = max([_head_width(name)] + [len(c) for c in cells[name]])
-        if cap is not None and not (numeric or {}).get(name):
-            widest = min(widest, max(cap, _head_width(name)))
+        if caps and name in caps:
+            widest = min(widest, max(caps[name], _head_width(name)))
         total += widest
     return total + GAP * (len(names) - 1)
 
@@ -277,42 +276,87 @@ def _fold(cells: list[str]) -> tuple[list[str], str]:
     return folded, f"{cut}…{tail}"
 
 
-def _cut_widths(names: list[str], cells: dict[str, list[str]], numeric: dict[str, bool], width: int) -> dict[str, int]:
+def _cut_widths(names: list[str], cells: dict[str, list[str]], numeric: dict[str, bool], width: int,
+                need: dict[str, int]) -> dict[str, int]:
     """How wide each text column may be so that the table fits: numbers keep their width, the widest
-    text columns give up characters first, none under :data:`MIN_TEXT`."""
+    text columns give up characters first, none under what keeps its rows apart (``need``)."""
     natural = {n: max([_head_width(n)] + [len(c) for c in cells[n]]) for n in names}
     text = [n for n in names if not numeric[n]]
     room = width - GAP * (len(names) - 1) - sum(natural[n] for n in names if numeric[n])
     cap = max(natural.values(), default=0)
-    while cap > MIN_TEXT and sum(min(natural[n], max(cap, _head_width(n))) for n in text) > room:
+
+    def fitted(c: int) -> dict[str, int]:
+        return {n: min(natural[n], max(c, need.get(n, MIN_TEXT), _head_width(n))) for n in text}
+    while cap > MIN_TEXT and sum(fitted(cap).values()) > room:
         cap -= 1
-    return {n: max(cap, _head_width(n)) for n in text}
+    return fitted(cap)
+
+
+def _distinct_limit(cells: list[str], floor: int = MIN_TEXT) -> int:
+    """The narrowest width (at least ``floor``) at which :func:`_shorten_column` still tells apart
+    every two cells that differ.
+
+    >>> ids = ["fx-h100x8-llama2-70b-offline-v6-0", "fx-h100x8-llama2-70b-offline-v5-1",
+    ...        "fx-h200-cts-x8-llama2-70b-offline-v6-0", "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-offline"]
+    >>> _distinct_limit(ids), _shorten_column(ids, _distinct_limit(ids))
+    (14, ['fx-h100x8…v6-0', 'fx-h100x8…v5-1', 'fx-h200…0', '…mlperf…'])
+    """
+    widest = max((len(c) for c in cells), default=0)
+    distinct = len(set(cells))
+    for limit in range(floor, widest):
+        if len(set(_shorten_column(cells, limit))) == distinct:
+            return limit
+    return max(widest, floor)
 
 
 def _shorten_column(cells: list[str], limit: int) -> list[str]:
-    """The cells of a column at most ``limit`` wide, each losing first the leading and trailing parts
-    most of the column shares (what tells the rows apart stays), then as :func:`_middle` cuts.
+    """The cells of a column at most ``limit`` wide: a long cell first loses the words (of a name) or
+    parts (of an id) every cell of the column shares, at its ends and in runs of two or more inside
+    (what tells the rows apart stays, and something always does), then is cut as :func:`_middle` cuts.
 
     >>> ids = [f"mlperf-6.0-00{n}-llama2-70b-99-server" for n in (10, 24, 73)] + ["bench-gb200-llama2-70b-server"]
     >>> _shorten_column(ids, 14)
-    ['…0010…', '…0024…', '…0073…', 'bench-gb200…']
+    ['…6.0-0010…99…', '…6.0-0024…99…', '…6.0-0073…99…', 'bench-gb200…']
+    >>> _shorten_column(["Fixture: an 8x H200 SXM CTS server", "Fixture: an 8x H200 SXM server"], 14)
+    ['…CTS…', '…server']
     """
-    from collections import Counter
+    def parts(cell: str) -> tuple[list[str], str]:
+        return (cell.split(" "), " ") if " " in cell else (cell.split("-"), "-")
 
-    split = [c.split("-") if " " not in c else [c] for c in cells]
-    common = {t for t, n in Counter(t for parts in split for t in set(parts)).items() if n >= 0.75 * len(cells)}
-    out = []
-    for cell, parts in zip(cells, split):
-        if len(cell) > limit and len(parts) > 2:
-            start, end = 0, len(parts)
-            while start < end - 1 and parts[start] in common:
-                start += 1
-            while end - 1 > start and parts[end - 1] in common:
-                end -= 1
-            if (start, end) != (0, len(parts)):
-                cell = ("…" if start else "") + "-".join(parts[start:end]) + ("…" if end < len(parts) else "")
-        out.append(_middle(cell, limit))
-    return out
+    values = [c for c in cells if c]
+    common = set.intersection(*(set(parts(c)[0]) for c in values)) if len(set(values)) > 1 else set()
+    return [_middle(_without_common(*parts(cell), common) if len(cell) > limit and common else cell, limit)
+            for cell in cells]
+
+
+def _without_common(pieces: list[str], sep: str, common: set[str]) -> str:
+    """``pieces`` joined by ``sep`` without the ``common`` ones at either end or in runs of two or
+    more inside, each gap an ellipsis; at least one piece stays.
+
+    >>> _without_common(["fx", "h200x8", "llama2", "70b", "offline", "v6", "0"], "-", {"fx", "llama2", "70b", "offline"})
+    '…h200x8…v6-0'
+    """
+    start, end = 0, len(pieces)
+    while start < end and pieces[start] in common:
+        start += 1
+    while end > start and pieces[end - 1] in common:
+        end -= 1
+    if start == end:  # all shared: keep the last shared piece before the end
+        start = end = max(start - 1, 0)
+        end += 1
+    kept, i = [], start
+    while i < end:
+        run = i
+        while run < end and pieces[run] in common:
+            run += 1
+        if run - i >= 2:
+            kept.append("…")
+            i = run
+        else:
+            kept.append(pieces[i])
+            i += 1
+    text = sep.join(kept).replace(f"{sep}…{sep}", "…")
+    return ("…" if start else "") + text + ("…" if end < len(pieces) else "")
 
 
 def _middle(cell: str, limit: int) -> str:

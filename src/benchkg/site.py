@@ -370,7 +370,7 @@ def _query_page(g: _Graph, store, saved, out_dir: Path) -> tuple[str, bool]:
     root = "../../"
     r = _Renderer(g, root)
     saved.check_service()  # a data repository's own query that calls SERVICE is not run for the site
-    answer = assemble(saved, {}, lambda p, **w: run_query(store, saved, p, base=g.base, **w), store_select(store))
+    answer = assemble(saved, {}, lambda p, **w: run_query(store, saved, p, base=g.base, **w), store_select(store), base=g.base)
     results = answer.results
     (out_dir / "results.csv").write_text(to_csv(results), encoding="utf-8")
     params = "".join(f"<dt><code>{esc(p.name)}</code></dt><dd>{esc(p.default or 'any')} "
