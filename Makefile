@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test test-tools install clean bench bench-import bench-data bench-serve site
+.PHONY: demo test test-tools install clean bench bench-import bench-data bench-serve bench-reference site
 
 $(BIN)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "benchkg needs Python >= 3.11")'
@@ -46,3 +46,6 @@ bench-data: install
 
 bench-serve: install
 	$(BIN)/python tests/bench/serve_bench.py
+
+bench-reference: install
+	$(BIN)/python tests/bench/reference_bench.py

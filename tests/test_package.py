@@ -213,3 +213,32 @@ def test_the_action_annotates_findings_and_unreadable_files(data_repo, venv):
     assert unreadable.returncode == 2
     assert unreadable.stdout.startswith(f"::error file=data/benchmarks/{EXAMPLE_CLAIM}.json,line=3,title=input-error /::"
                                         "malformed JSON")
+
+
+def test_a_vendor_claim_of_ones_own_meets_the_audited_result_at_its_count(data_repo, venv, tmp_path):
+    """Issue 21 as the README tells it: in a repository from the installed `benchkg init`, the vendor
+    claim and source the README gives (4 GB300 GPUs, gpt-oss-120b Offline) pair with the best audited
+    GB300 result at 4 GPUs, and compare exits 0 against an MLPerf result id."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for path, text in re.findall(r"<!-- own-claim: (\S+) -->\n```json\n(.*?)```", readme, re.S):
+        (data_repo / path).write_text(text, encoding="utf-8")
+    claim = json.loads((data_repo / "data/benchmarks/acme-gb300x4-gpt-oss-120b-offline.json").read_text())
+    env = {**in_venv(venv), "XDG_CACHE_HOME": str(tmp_path / "cache")}  # a first run: the cache is prepared
+    checked = run(["benchkg", "validate"], data_repo, env)
+    assert checked.returncode == 0 and "0 violation(s)" in checked.stdout, checked.stdout + checked.stderr
+    answer = run(["benchkg", "query", "vendor-vs-audited", "--format", "json"], data_repo, env)
+    assert answer.returncode == 0, answer.stderr
+    row = next(r for r in json.loads(answer.stdout) if r["vendor_claim"] == claim["id"])
+    # the best audited per-accelerator value of the chip, model and scenario at 4 GPUs, from the records
+    audited = [json.loads(p.read_text()) for p in (ROOT / "data" / "benchmarks").glob("mlperf-*-gpt-oss-120b-offline.json")]
+    best = max(r["value"] / r["accelerator_count"] for r in audited
+               if r["accelerator_ids"] == ["nvidia-gb300"] and r["accelerator_count"] == 4 and r["division"] == "closed")
+    assert row["audited_count"] == row["vendor_count"] == 4 and row["scale"] == "same count"
+    assert abs(row["audited_per_accelerator"] - best) < 1e-3
+    assert abs(row["ratio"] - round(claim["value"] / 4 / best, 4)) < 1e-4
+    audited_id = row["audited_claim"]
+    compared = run(["benchkg", "compare", claim["id"], audited_id], data_repo, env)
+    assert compared.returncode == 0, compared.stderr
+    assert "- measured by: vendor vs mlcommons" in compared.stdout and "Caveats this pair triggers" in compared.stdout
+    again = run(["benchkg", "compare", claim["id"], "mlperf-6.0-0079-gpt-oss-120b-offline"], data_repo, env)
+    assert again.returncode == 0 and "ratio:" in again.stdout

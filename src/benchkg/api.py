@@ -224,7 +224,8 @@ class KnowledgeGraph:
                limit: int | None = None, offset: int = 0):
         """Run a saved query (or a ``.rq`` file) with parameters as text; the answer with its caveats
         (:class:`benchkg.answering.Answer`).
-        With ``limit``/``offset`` only that window of rows is kept (embedded, the rest is counted and
+        With ``limit``/``offset`` only that window of rows is kept (``limit`` 0 or None: every row, as
+        ``--limit 0``; embedded, the rest is counted and
         never held: see :func:`benchkg.queries.run_sparql`); the caveats are those of the whole answer.
 
         :raises UsageError: for a query of one's own that calls SERVICE, unless ``allow_service``.
@@ -249,7 +250,7 @@ class KnowledgeGraph:
             def run(p, **window_):
                 return run_query(store, saved, p, base=self.base, queries_dir=self.layout.query_dirs, **window_)
             select = store_select(store)
-        return assemble(saved, params, run, select, limit=limit, offset=offset,
+        return assemble(saved, params, run, select, limit=limit or None, offset=offset,
                         resolved=[r.note() for r in resolved if r.note()], base=self.base)
 
     def _resolve_params(self, saved, params: dict[str, str]):

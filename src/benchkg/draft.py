@@ -31,7 +31,7 @@ UNITS = [
      ("throughput", "queries/s")),
     (re.compile(r"^\s*samples?\s*(?:/|per)\s*(?:s|sec|second)\b", re.I), ("throughput", "samples/s")),
     (re.compile(r"^\s*(?:ms|milliseconds?)\b", re.I), ("latency", "ms")),
-    (re.compile(r"^\s*(?:[a-z]+\s+){0,2}(?:gpus|accelerators|chips)\b|^-gpu\b", re.I), ("count", "accelerators")),
+    (re.compile(r"^\s*(?:[\w.-]+\s+){0,3}(?:gpus|accelerators|chips)\b|^-gpu\b", re.I), ("count", "accelerators")),
     (re.compile(r"^\s*(?:compute\s+)?(?:nodes|trays|servers)\b|^-node\b", re.I), ("count", "nodes")),
     (re.compile(r"^\s*(?:concurrent\s+(?:requests|users|streams)|concurrency)\b", re.I), ("count", "concurrency")),
 ]
@@ -103,28 +103,70 @@ class _Text(html.parser.HTMLParser):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.skip = 0
+        self.pre = 0
+        self.heading: dict[str, list[str]] = {}  # "title", "h1": their text
+        self.open: str | None = None
 
     def handle_starttag(self, tag, attrs):
         if tag in ("script", "style", "noscript", "template"):
             self.skip += 1
-        elif tag in self.BLOCKS:
+        elif tag == "pre":
+            self.pre += 1
+        if tag in self.BLOCKS:
             self.parts.append("\n")
+        if tag in ("title", "h1") and tag not in self.heading:
+            self.open, self.heading[tag] = tag, []
 
     def handle_endtag(self, tag):
         if tag in ("script", "style", "noscript", "template"):
             self.skip = max(0, self.skip - 1)
-        elif tag in self.BLOCKS:
+        elif tag == "pre":
+            self.pre = max(0, self.pre - 1)
+        if tag in self.BLOCKS:
             self.parts.append("\n")
+        if tag == self.open:
+            self.open = None
 
     def handle_data(self, data):
-        if not self.skip:
-            self.parts.append(data)
+        if self.skip:
+            return
+        if not self.pre:  # a line break inside a paragraph is a space, not the end of a sentence
+            data = re.sub(r"\s+", " ", data)
+        self.parts.append(data)
+        if self.open:
+            self.heading[self.open].append(data)
+
+    @property
+    def title(self) -> str:
+        for tag in ("h1", "title"):
+            text = " ".join("".join(self.heading.get(tag, [])).split())
+            if text:
+                return text
+        return ""
+
+
+def page_title(raw: str, suffix: str) -> str:
+    """A saved page's own title: an HTML page's h1 (else its title), a Markdown page's first heading;
+    "" for plain text (its first sentence is its title).
+
+    >>> page_title("<title>T</title><h1>Acme\\nships X8</h1><p>x</p>", ".html"), page_title("x\\n# Big news\\n", ".md")
+    ('Acme ships X8', 'Big news')
+    """
+    if suffix in (".html", ".htm"):
+        parser = _Text()
+        parser.feed(raw)
+        return parser.title
+    if suffix in (".md", ".markdown"):
+        m = re.search(r"^\s{0,3}#{1,6}\s*(.+)$", raw, re.M)
+        return m.group(1).strip() if m else ""
+    return ""
 
 
 def plain_text(raw: str, suffix: str) -> str:
-    """The readable text of a saved page: HTML without its markup, Markdown without its syntax.
+    """The readable text of a saved page: HTML without its markup (a paragraph a line), Markdown
+    without its syntax.
 
-    >>> plain_text("<p>It ran at <b>1,234</b> tokens/s.</p><script>x=1</script>", ".html").strip()
+    >>> plain_text("<p>It ran at <b>1,234</b>\\ntokens/s.</p><script>x=1</script>", ".html").strip()
     'It ran at 1,234 tokens/s.'
     >>> plain_text("# Title\\n**910,621** [tokens/s](http://x)", ".md")
     'Title\\n910,621 tokens/s'
@@ -212,6 +254,7 @@ def draft(path: Path, names: Names) -> Draft:
         if len(raw) > 5_000_000:
             raise UsageError(f"{path}: {len(raw) / 1e6:.0f} MB is not a blog post; save the page as HTML or text")
         text = plain_text(raw.decode("utf-8"), path.suffix.lower())
+        heading = page_title(raw.decode("utf-8"), path.suffix.lower())
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not UTF-8 text; save the page as UTF-8") from None
     except OSError as e:
@@ -219,13 +262,13 @@ def draft(path: Path, names: Names) -> Draft:
     source_id = slug(path.stem)
     found = figures(text)
     throughput = [f for f in found if f.kind == "throughput"]
-    title = next((s for _, s in sentences(text) if len(s) >= 40), path.stem)  # a headline, not a byline
+    title = heading or next((s for _, s in sentences(text) if len(s) >= 40), path.stem)  # a headline, not a byline
     record: dict = {"id": source_id, "title": _short(title, 200)}
     undecided: list[str] = []
     lead = throughput[0] if throughput else None
     here = lead.sentence if lead else text
     here = f"{title}\n{here}"  # what the title and the headline's sentence name comes first
-    _what_was_measured(record, text, here, names, undecided)
+    _what_was_measured(record, text, here, names, undecided, lead.sentence if lead else "")
     _on_what(record, text, here, names, found, undecided)
     if lead:
         record.update({"metric": "throughput", "value": _number(lead.mention.value), "unit": lead.unit,
@@ -249,7 +292,9 @@ def draft(path: Path, names: Names) -> Draft:
             record["sources"].append({"source_id": source_id, "quote": quote})
     if not record["sources"]:
         record["sources"].append({"source_id": source_id, "quote": _short(title, 400)})
-    record["omitted_by_source"] = [f for f in STATED_OR_OMITTED if not _stated(record, f, text)]
+    # a field the claim must state (an MLPerf Inference claim's division) is a gap to fill, not an omission
+    required = {"division"} if record.get("suite_id", "").startswith("mlperf-inference") else set()
+    record["omitted_by_source"] = [f for f in STATED_OR_OMITTED if not _stated(record, f, text) and f not in required]
     source = {"id": source_id, "name": _short(title, 200), "notes": f"Drafted by benchkg draft from {path.name}."}
     return Draft(_ordered(record), source, found, undecided)
 
@@ -268,7 +313,7 @@ def _stated(record: dict, dotted: str, text: str) -> bool:
     return bool(re.search(words.get(dotted, r"$^"), text, re.I))
 
 
-def _what_was_measured(record: dict, text: str, here: str, names: Names, undecided: list[str]) -> None:
+def _what_was_measured(record: dict, text: str, here: str, names: Names, undecided: list[str], lead: str = "") -> None:
     suites = {}
     for m in _SUITE.finditer(text):
         family = (m.group("pre") or m.group("post") or "Inference").lower()
@@ -287,13 +332,20 @@ def _what_was_measured(record: dict, text: str, here: str, names: Names, undecid
             if word == "open" and not re.search(r"\bopen\s+division\b", text, re.I):
                 continue
             record.setdefault("division", value)
+    if record.get("suite_id", "").startswith("mlperf-inference") and "division" not in record:
+        undecided.append("division: the text does not say closed or open (an MLPerf Inference claim names it; "
+                         "a vendor's post of an MLPerf number is usually closed)")
     if re.search(r"\bdata\s?center\b", text, re.I):
         record["system_type"] = "datacenter"
     elif re.search(r"\bedge\b", text, re.I):
         record["system_type"] = "edge"
-    scenarios = [value for value, pattern in _SCENARIOS if re.search(pattern, here, re.I)]
-    if not scenarios:
-        scenarios = [value for value, pattern in _SCENARIOS if re.search(pattern, text, re.I)]
+    # the scenario the headline's own sentence names, else the title's, else the text's ("Acme's X8
+    # server … in the Offline scenario": the product's name is not the scenario)
+    scenarios = []
+    for where in (lead, here, text):
+        scenarios = [value for value, pattern in _SCENARIOS if re.search(pattern, where, re.I)]
+        if scenarios:
+            break
     family = record.get("suite_id", "")
     if "endpoints" in family:
         scenarios = ["endpoints"]

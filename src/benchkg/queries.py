@@ -155,7 +155,7 @@ def parse_query_file(path: Path) -> SavedQuery:
             if set(opts) != {"label", "value"}:
                 raise QueryError(f"{path}:{n}: a chart line is '#+ chart: label=COLUMN value=COLUMN'")
             query.chart = (opts["label"], opts["value"])
-    if "claim" not in query.claims and not query.claims and re.search(r"(?i)\bSELECT\b[^{]*\?claim\b", text):
+    if not query.builtin and not query.claims and re.search(r"(?i)\bSELECT\b[^{]*\?claim\b", text):
         query.claims = ("claim",)  # a query of one's own with a claim column gets its caveats, header or not
     if not query.builtin:  # benchkg's own use COALESCE($x, ?x) knowingly; a test holds them to it
         _check_variables(query)
@@ -356,6 +356,9 @@ def _terms(query: SavedQuery, values: dict[str, str], base: str) -> dict[str, st
         known = ", ".join(query.params) or "none"
         close = difflib.get_close_matches(sorted(unknown)[0], list(query.params), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
+        first = sorted(unknown)[0]
+        if f"${first}" in query.text:
+            hint = f" (it uses ${first} but declares no such parameter: add a line '#+ param {first} string' to its header)"
         raise UsageError(f"query {query.name} has no parameter {', '.join(sorted(unknown))}{hint}; its parameters: {known}")
     terms: dict[str, str | None] = {}
     for name, param in query.params.items():

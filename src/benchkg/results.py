@@ -175,8 +175,10 @@ def to_table(results: Results, total: int | None = None, offset: int = 0, width:
                 folded, affix = _fold(cells[name])
                 if affix:
                     cells[name], legend = folded, legend + [(name, f"{name}: {affix}")]
-        order = _importance(names, options.importance)
-        need = {n: _distinct_limit(cells[n]) for n in names if not numeric[n]}
+        order = _importance(names, options.importance, numeric)
+        # a name keeps what tells its rows apart, up to a third of the terminal: past that it shortens
+        # like the rest rather than push every number off the table
+        need = {n: min(_distinct_limit(cells[n]), max(MIN_TEXT, width // 3)) for n in names if not numeric[n]}
         shown = list(names)
         while len(shown) > 1 and _width(shown, cells, need) > width:
             shown.remove(next(n for n in reversed(order) if n in shown))
@@ -206,8 +208,15 @@ def to_table(results: Results, total: int | None = None, offset: int = 0, width:
     return "\n".join(lines + [wrap(note, width, "  ", hyphens=True) for note in notes])
 
 
-def _importance(names: list[str], importance: tuple[str, ...]) -> list[str]:
-    """The columns most important first: the query's order, then the rest as they come."""
+def _importance(names: list[str], importance: tuple[str, ...], numeric: dict[str, bool]) -> list[str]:
+    """The columns most important first: the query's order ("#+ columns:"), then the rest as they
+    come; a query that gives none keeps its first column (what a row is), then its numbers.
+
+    >>> _importance(["claim", "system", "value"], (), {"claim": False, "system": False, "value": True})
+    ['claim', 'value', 'system']
+    """
+    if not importance:
+        importance = tuple(names[:1] + [n for n in names[1:] if numeric.get(n)])
     return [n for n in importance if n in names] + [n for n in names if n not in importance]
 
 
@@ -260,6 +269,8 @@ def _fold(cells: list[str]) -> tuple[list[str], str]:
     (['0012', '0034'], 'mlperf-6.0-…-llama2-70b-server')
     >>> _fold(["nvidia-b200", "nvidia-b300"])
     (['b200', 'b300'], 'nvidia-…')
+    >>> _fold(["mlperf-inference-v4.1", "mlperf-inference-v5.1"])
+    (['v4.1', 'v5.1'], 'mlperf-inference-…')
     """
     values = [c for c in cells if c]
     if len(set(values)) < 2:
@@ -268,8 +279,11 @@ def _fold(cells: list[str]) -> tuple[list[str], str]:
     suffix = os.path.commonprefix([v[::-1] for v in values])[::-1]
     if len(prefix) + len(suffix) > min(len(v) for v in values):
         suffix = suffix[len(prefix) + len(suffix) - min(len(v) for v in values):]
-    cut = prefix[: max((i + 1 for i, ch in enumerate(prefix) if ch in _SEPARATORS), default=0)]  # at a separator
-    tail = suffix[next((i for i, ch in enumerate(suffix) if ch in _SEPARATORS), len(suffix)):]
+    # at a separator, never inside a number (v4.1 and v5.1 share ".1", not a part)
+    cut = prefix[: max((i + 1 for i, ch in enumerate(prefix) if ch in _SEPARATORS
+                        and not (ch == "." and i and prefix[i - 1].isdigit())), default=0)]
+    tail = suffix[next((i for i, ch in enumerate(suffix) if ch in _SEPARATORS
+                        and not (ch == "." and suffix[i + 1: i + 2].isdigit())), len(suffix)):]
     if len(cut) + len(tail) < 4:
         return cells, ""
     folded = [c[len(cut): len(c) - len(tail)] if c else c for c in cells]
@@ -371,8 +385,9 @@ def _middle(cell: str, limit: int) -> str:
     if " " in cell or "-" not in cell.strip("…"):
         return cell[: limit - 1] + "…"
     parts = cell.split("-")
-    for candidate in ("…" + "-".join(parts[1:]), "-".join(parts[:2]) + "…" + parts[-1], "…" + parts[1] + "…",
-                      "-".join(parts[:2]) + "…", "…" + "-".join(parts[-2:])):
+    ends = ["-".join(parts[:2]) + "…" + "-".join(parts[-m:]) for m in range(len(parts) - 3, 0, -1)]
+    for candidate in ("…" + "-".join(parts[1:]), *ends, "…" + parts[1] + "…", "-".join(parts[:2]) + "…",
+                      "…" + "-".join(parts[-2:])):
         if len(candidate) <= limit:
             return candidate
     return cell[: limit - 1] + "…"
@@ -595,8 +610,9 @@ def to_chart(results: Results, path, label: str, value: str, title: str = "", li
 
         raise UsageError(f"the chart's value column {value!r} holds no numbers to draw; "
                          "name a numeric column in '#+ chart: label=COLUMN value=COLUMN'")
-    shown = f"the first {limit} of {len(rows)} rows" if len(rows) > limit else ""
+    total = max(len(rows), results.total or 0)  # a windowed answer (--limit) counts the rows it left out
     rows = rows[:limit]
+    shown = f"the first {len(rows)} of {total} rows" if total > len(rows) else ""
     labels = _shorten_column(chart_labels(rows, label), 48)
     values = [float(r[value].value) for r in rows]
     units = {short(r["unit"]) for r in rows if "unit" in r}
@@ -604,7 +620,8 @@ def to_chart(results: Results, path, label: str, value: str, title: str = "", li
     vendor = [_measured_by(r) == "vendor" for r in rows]
     if any(vendor):  # told apart by a label and a pattern, not by colour alone
         labels = [f"{text} [vendor]" if v else text for text, v in zip(labels, vendor)]
-    fig, ax = plt.subplots(figsize=(10, 1.5 + 0.55 * max(len(rows), 1)))
+    height = 2.2 + 0.55 * max(len(rows), 1)
+    fig, ax = plt.subplots(figsize=(10, height))
     bars = ax.barh(range(len(rows)), values, color="#4477aa", edgecolor="#224466", linewidth=0.5)
     derived_any = False
     for bar, row, v in zip(bars, rows, vendor):
@@ -625,7 +642,8 @@ def to_chart(results: Results, path, label: str, value: str, title: str = "", li
     lower = unit in LOWER_IS_BETTER
     what = axis or value.replace("_", " ")
     ax.set_xlabel(what + (f" ({unit})" if unit and value != "ratio" else "") + ("; lower is better" if lower else ""))
-    ax.set_ylabel(" · ".join(label.split("+")).replace("_", " "))
+    if len(rows) >= 4:  # a shorter axis has no room for it: the tick labels say what the bars are
+        ax.set_ylabel(" · ".join(label.split("+")).replace("_", " "))
     ax.set_xlim(0, max(values + [1]) * 1.45)
     if value == "ratio":  # where the two sides are equal
         ax.axvline(1.0, color="#333333", linestyle="--", linewidth=1)
@@ -642,7 +660,8 @@ def to_chart(results: Results, path, label: str, value: str, title: str = "", li
     fig.suptitle("\n".join(lines), x=0.01, ha="left", fontsize=10)  # over the whole figure: never clipped by the labels
     if note:
         fig.text(0.01, 0.01, "\n".join(textwrap.wrap(note, 150)), fontsize=7, color="#555555")
-    fig.tight_layout(rect=(0, 0.05 if note else 0, 1, 1 - 0.12 * len(lines) / max(len(rows), 2) - 0.02))
+    bottom = 0.16 * len(textwrap.wrap(note, 150)) / height if note else 0  # inches of text over the height
+    fig.tight_layout(rect=(0, bottom, 1, 1 - (0.2 * len(lines) + 0.1) / height))
     from pathlib import Path
 
     from .export import write_atomic

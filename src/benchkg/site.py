@@ -417,15 +417,54 @@ def _query_page(g: _Graph, store, saved, out_dir: Path) -> tuple[str, bool]:
                          f"<p>{esc(c.statement)}</p></li>" for c in caveats) + "</ol></section>")
     gotchas = [g.gotcha(x, f"{n} of {len(results.rows)} rows") for x, n in sorted(rows_per_gotcha.items())]
     parts.append(gotcha_list(gotchas, root, "Caveats of single claims in this table (claim and finding caveats)."))
-    numeric = _numeric_columns([[row.get(v) for row in results.rows] for v in results.vars])
-    cells = [[r.term(row.get(v)) for v in results.vars] for row in results.rows]
-    parts.append("<h2>Rows</h2>" + (table([v.replace("_", " ") for v in results.vars], cells, saved.summary, numeric,
-                                         cls_="sortable") if cells
+    parts.append("<h2>Rows</h2>" + (_rows_tables(r, saved, results) if results.rows
                                    else "<p>No rows for the default parameters.</p>"))
     parts.append(f"<details><summary>SPARQL</summary><pre><code>{esc(saved.text)}</code></pre></details>")
     body = "\n".join(p for p in parts if p)
     crumbs = [("benchkg", root + "index.html"), ("comparisons", "../index.html"), (saved.name, None)]
     return page(saved.summary or saved.name, body, root, crumbs, scripts=["sort.js"]), charted
+
+
+#: the width a comparison table may take on the page (main is 72rem = 1152 px, less its padding)
+TABLE_PX = 1100
+
+
+def _column_px(name: str, cells: list[str], numeric: bool) -> int:
+    """About how wide a column sets at the least: a number never wraps, a name breaks anywhere (so it
+    takes at most 16 characters), a heading breaks between words."""
+    head = max(len(word) for word in name.split("_")) * 8.5
+    widest = max([len(c) for c in cells] + [0])
+    return int(max(head, widest * 8 if numeric else min(widest, 16) * 7.5)) + 16
+
+
+def _rows_tables(r, saved, results) -> str:
+    """The rows as a table that fits a 1280 px window: the query's most important columns ("#+
+    columns:") while they fit, the rest named, and every column in a table one click away."""
+    from .results import short
+
+    numeric = _numeric_columns([[row.get(v) for row in results.rows] for v in results.vars])
+    texts = {v: [short(row.get(v)) for row in results.rows] for v in results.vars}
+    order = [v for v in saved.columns if v in results.vars] + [v for v in results.vars if v not in saved.columns]
+    shown, used = set(), 0
+    for v in order:
+        px = _column_px(v, texts[v], results.vars.index(v) in numeric)
+        if used + px <= TABLE_PX or not shown:
+            shown.add(v)
+            used += px
+    columns = [v for v in results.vars if v in shown]
+
+    def rows_table(names: list[str], caption: str) -> str:
+        cells = [[r.term(row.get(v)) for v in names] for row in results.rows]
+        kept = {i for i, v in enumerate(names) if results.vars.index(v) in numeric}
+        return table([v.replace("_", " ") for v in names], cells, caption, kept, cls_="sortable")
+    out = rows_table(columns, saved.summary)
+    hidden = [v for v in results.vars if v not in shown]
+    if hidden:
+        out += (f'<p class="note">Columns not shown here: {esc(", ".join(hidden))} (every column is in '
+                f'{link("results.csv", "results.csv")} and below).</p>'
+                f"<details><summary>All {len(results.vars)} columns</summary>"
+                f"{rows_table(list(results.vars), saved.summary + ' (all columns)')}</details>")
+    return out
 
 
 def _queries_index(saved: dict) -> str:

@@ -1,0 +1,86 @@
+"""`benchkg draft`: the headline number of a vendor's post with its sentence, what the number is, and
+nothing the text does not say — a price, a year, a model size, a percentage, a bandwidth are numbers
+too and must never become the claim."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA, FIXTURES, SHARED, cli
+
+SOURCES = SHARED / "sources"
+ACME = FIXTURES / "draft" / "acme-h200-launch.html"
+
+#: the three shared sources: (file, headline value, scope, accelerator count, the words its sentence has)
+HEADLINES = [
+    ("blog-coreweave-rubin-cluster-gptoss-per-gpu.txt", 16635, "per-accelerator", 72, "16,635 tokens per second per GPU"),
+    ("pressrelease-coreweave-mlperf-endpoints-0.7-deepseek-r1.txt", 441740, "aggregate", 68,
+     "441,740 output tokens per second of system throughput"),
+    ("record-coreweave-gb200-nvl72-llama2-70b-server.txt", 910621.36, "aggregate", 72, "910621.36 output tokens/s"),
+]
+
+
+def drafted(path: Path) -> tuple[dict, str]:
+    result = cli("draft", path, "--data", DATA)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout), result.stderr
+
+
+@pytest.mark.parametrize("name,value,scope,count,words", HEADLINES, ids=[h[0] for h in HEADLINES])
+def test_the_headline_number_of_each_shared_source_with_its_sentence(name, value, scope, count, words):
+    if not (SOURCES / name).exists():
+        pytest.skip(f"{SOURCES / name} is not here: a checkout without ../shared")
+    record, said = drafted(SOURCES / name)
+    assert (record["value"], record["unit"], record["scope"], record["accelerator_count"]) == \
+        (value, "tokens/s", scope, count)
+    assert words in record["sources"][0]["quote"], "the first quote is the headline's own sentence"
+    assert "measured_by" not in record and "measured_by:" in said, "who measured it is left to a person"
+
+
+def test_a_launch_post_is_read_for_what_it_says_and_nothing_else():
+    record, said = drafted(ACME)
+    assert record["title"] == "Acme ships the X8 H200 server"
+    assert (record["value"], record["unit"], record["scope"]) == (31712, "tokens/s", "aggregate")
+    assert (record["accelerator_count"], record["model_id"], record["scenario"], record["suite_id"]) == \
+        (8, "llama2-70b", "offline", "mlperf-inference-v6.0")
+    assert record["accelerator_ids"] == ["nvidia-h200-sxm-141gb"] and record["format_id"] == "fp8"
+    assert record["sources"][0]["quote"].startswith("Running Llama 2 70B, the X8 reached 31,712 tokens per second")
+    assert record["sources"][0]["quote"].endswith("12% more than our previous generation."), "a sentence, whole"
+    numbers = json.dumps(record)
+    for not_a_claim in ("250000", "250,000", "2025", "141", "4.8", "1.6", "700", "35"):
+        assert not_a_claim not in numbers.replace("nvidia-h200-sxm-141gb", ""), not_a_claim
+    assert "reported" not in record and "node_count" not in record, "12 %, 70B and a price are not figures"
+    assert "2 numbers with a unit in the text" in said
+
+
+def test_a_draft_written_into_a_data_repository_validates_once_a_person_fills_the_gap(tmp_path):
+    repo = tmp_path / "mine"
+    assert cli("init", repo).exit_code == 0
+    shutil.copyfile(ACME, tmp_path / "acme-h200-launch.html")
+    written = cli("draft", tmp_path / "acme-h200-launch.html", "--out", repo / "data", "--data", repo / "data")
+    assert written.exit_code == 0, written.output
+    path = repo / "data" / "benchmarks" / "acme-h200-launch.json"
+    assert (repo / "data" / "sources" / "acme-h200-launch.json").is_file()
+    before = cli("validate", "--data", repo / "data")
+    assert before.exit_code == 1 and "/measured_by [violation] claim-has-measured-by" in before.stdout
+    record = json.loads(path.read_text())
+    assert "division: the text does not say closed or open" in written.stderr
+    path.write_text(json.dumps({**record, "division": "closed", "measured_by": "vendor"}, indent=2) + "\n")
+    after = cli("validate", "--data", repo / "data")
+    assert after.exit_code == 0, after.stdout
+    paired = json.loads(cli("query", "vendor-vs-audited", "--format", "json", "--data", repo / "data").stdout)
+    assert any(r["vendor_claim"] == "acme-h200-launch" and r["vendor_count"] == 8 for r in paired)
+
+
+@pytest.mark.parametrize("name,text,message", [
+    ("post.pdf", b"%PDF-1.4", "reads a saved .html, .md or .txt page"),
+    ("post.txt", b"\xff\xfe\x00bad", "not UTF-8 text"),
+])
+def test_a_file_draft_cannot_read_is_exit_2_with_what_to_do(tmp_path, name, text, message):
+    path = tmp_path / name
+    path.write_bytes(text)
+    result = cli("draft", path, "--data", DATA)
+    assert result.exit_code == 2 and message in result.stderr
