@@ -43,7 +43,7 @@ def test_readme_examples_run(data_copy, tmp_path, monkeypatch):
     assert len(examples()) >= 8
     for line in examples():
         args = shlex.split(line)[1:]
-        result = cli(*args, "--data", str(data_copy)) if args[0] != "queries" else cli(*args)
+        result = cli(*args, "--data", str(data_copy)) if args[0] not in ("queries", "explain") else cli(*args)
         assert result.exit_code == 0, f"{line}: {result.stderr}"
         assert result.stdout.strip(), line
 

@@ -100,10 +100,16 @@ class SavedQuery:
     def lists(self) -> dict[str, str]:
         """The columns built with GROUP_CONCAT, by name, with their separator: their order is the
         engine's, so :func:`tidy` sorts their items."""
-        return {m.group(2): m.group(1) for m in _LIST.finditer(self.text)}
+        found = {m.group(2): m.group(1) for m in _LIST.finditer(self.text)}
+        for m in _BIND.finditer(self.text):  # a column bound from a list column is a list too
+            source = next((name for name in re.findall(r"\?(\w+)", m.group(1)) if name in found), None)
+            if source and m.group(2) not in found:
+                found[m.group(2)] = found[source]
+        return found
 
 
 _HEADER = re.compile(r"^#\+\s*(\w+)\s*:?\s*(.*)$")
+_BIND = re.compile(r"BIND\s*\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*?)\s+AS\s+\?(\w+)\s*\)", re.I)
 _LIST = re.compile(r'GROUP_CONCAT\s*\((?:[^()]|\([^()]*\))*?;\s*separator\s*=\s*"([^"]*)"\s*\)\s*AS\s*\?(\w+)', re.I)
 
 
