@@ -133,6 +133,10 @@ BENCHMARK = {
     "disaggregated": B("bk:disaggregated"),
     "fabric_exercised": B("bk:fabricExercised"),
     "clock_state": S("bk:clockState"),
+    "framework": S("bk:framework"),
+    "speculative_decoding": S("bk:speculativeDecoding"),
+    "input_length": I("bk:inputLength"),
+    "output_length": I("bk:outputLength"),
     # the number
     "metric": V("bk:metric", "metric"),
     "value": N("qudt:value"),
@@ -140,7 +144,7 @@ BENCHMARK = {
     "scope": V("bk:scope", "scope"),
     "reported": L("bk:reported", _quantity("bk:reported")),
     "points": L("bk:point", O("bk:point", "bk:CurvePoint",
-                             concurrency=I("bk:concurrency"), system_tps=N("bk:systemTps"),
+                             concurrency=I("bk:concurrency"), system_tps=N("bk:systemTps"), total_tps=N("bk:totalTps"),
                              tps_per_user=N("bk:tpsPerUser"), ttft_ms=N("bk:ttftMs"),
                              ttft_percentile=N("bk:ttftPercentile"))),
     # how
@@ -227,6 +231,9 @@ SCHEMA: dict[str, dict[str, Field]] = {
         tdp_w=N("bk:tdpWatts"),
         peak_tflops=O("bk:peakTflops", "bk:PeakThroughput", bf16=N("bk:tflopsBF16"), fp8=N("bk:tflopsFP8"),
                       fp4=N("bk:tflopsFP4")),
+        spec_sources=O("bk:specSources", "bk:SpecSources", memory_gb=R("bk:memorySource", "sources"),
+                       memory_bandwidth_tbs=R("bk:bandwidthSource", "sources"), tdp_w=R("bk:tdpSource", "sources"),
+                       peak_tflops=R("bk:peakSource", "sources"), released=R("bk:releasedSource", "sources")),
     ),
     "interconnects": _common(
         vendor_id=R("bk:vendor", "organizations"),
@@ -241,6 +248,8 @@ SCHEMA: dict[str, dict[str, Field]] = {
         parameters_b=N("bk:parametersBillions"),
         active_parameters_b=N("bk:activeParametersBillions"),
         architecture=S("bk:architecture"),
+        spec_sources=O("bk:specSources", "bk:SpecSources", parameters_b=R("bk:parametersSource", "sources"),
+                       active_parameters_b=R("bk:activeParametersSource", "sources")),
     ),
     "organizations": _common(),
     "suites": _common(

@@ -70,6 +70,8 @@ def describe(store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT
                      f"(= value ÷ accelerator_count; not stated by the source)")
     if kind == "systems":
         lines += _system_fabrics(store, iri)
+    if kind == "benchmarks":
+        lines += _compute_bound(store, record_id, base)
     refs = run_sparql(store, f"""SELECT DISTINCT ?s WHERE {{ ?s ?p <{iri}> .
         FILTER(STRSTARTS(STR(?s), "{base}id/") && !CONTAINS(STR(?s), "#")) }} ORDER BY ?s""")
     if refs.rows:
@@ -116,6 +118,21 @@ def _system_fabrics(store, iri: str) -> list[str]:
         note = "also in the chip's specification" if row["spec"].value == "true" else "stated by the submitter only"
         out.append(f"  {short(row['ic'])} ({note})")
     return out
+
+
+def _compute_bound(store, record_id: str, base: str) -> list[str]:
+    """The claim's per-accelerator value as a fraction of its compute bound (the saved query
+    compute-bound), or nothing where the record lacks what the bound needs."""
+    from .queries import run_query
+    from .results import short
+
+    rows = run_query(store, "compute-bound", {"record": record_id}, base=base).rows
+    if not rows:
+        return []
+    r = rows[0]
+    return [f"  compute bound: {short(r['per_accelerator'])} tokens/s per accelerator is {float(r['fraction'].value):.1%} "
+            f"of {short(r['bound'])} ({short(r['peak_tflops'])} TFLOP/s dense at {r['format'].value} ÷ (2 × "
+            f"{short(r['active_parameters_b'])} B active parameters); above 100 % is impossible"]
 
 
 def _number(value):

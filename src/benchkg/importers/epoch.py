@@ -96,19 +96,28 @@ def import_epoch(csv_path: Path, out_dir: Path, report: ImportReport | None = No
             report.wrote("organizations", write_record(out_dir, "organizations", {"id": rec["vendor_id"], "name": spec["vendor"]}))
         values = {"memory_gb": _num(row["Memory (bytes)"], 1e-9), "memory_bandwidth_tbs": _num(row["Memory bandwidth (byte/s)"], 1e-12),
                   "tdp_w": _num(row["TDP (W)"])}
+        cited = dict(rec.get("spec_sources", {}))  # which source gives each field: Epoch for what it adds
         for key, value in values.items():
             if value is not None and key not in rec:
                 rec[key] = value
+                cited[key] = SOURCE_ID
         tflops = {"bf16": _num(row.get("Tensor-FP16/BF16 performance (FLOP/s)", ""), 1e-12),
                   "fp8": _num(row.get("FP8 performance (FLOP/s)", ""), 1e-12),
                   "fp4": _num(row.get("FP4 performance (FLOP/s)", ""), 1e-12)}
         peak = dict(rec.get("peak_tflops", {}))
-        peak.update({k: v for k, v in tflops.items() if v is not None and k not in peak})
+        added = {k: v for k, v in tflops.items() if v is not None and k not in peak}
+        peak.update(added)
         if peak:
             rec["peak_tflops"] = peak
+            if added:
+                cited.setdefault("peak_tflops", SOURCE_ID)
         released = (row.get("Release date") or "").strip()[:10]
         if len(released) == 10 and "released" not in rec:
             rec["released"] = released
+            cited["released"] = SOURCE_ID
+        if cited:
+            rec["spec_sources"] = {k: cited[k] for k in ("memory_gb", "memory_bandwidth_tbs", "tdp_w", "peak_tflops",
+                                                          "released") if k in cited}
         rec["aliases"] = list(dict.fromkeys(rec.get("aliases", []) + [row["Hardware name"].strip()]))
         rec["source_ids"] = list(dict.fromkeys(rec.get("source_ids", []) + [SOURCE_ID]))
         report.wrote("accelerators", write_record(out_dir, "accelerators", rec))
