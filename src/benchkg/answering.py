@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .caveats import answer_caveats, answer_claims, left_out
+from .disclosure import disclose
 from .explain import absent_rounds, why_empty
 from .queries import settle
 from .results import window
@@ -31,6 +32,7 @@ class Answer:
     absent: str = ""  # the rounds of the family with no row ("No result in …"), for a query with "#+ rounds:"
     empty: str = ""  # for an empty answer, which part of the slice emptied it
     settled: dict = field(default_factory=dict)  # what an "auto" default stood for ({"unit": "ms"})
+    disclosure: object = None  # benchkg.disclosure.Disclosure, when asked for (--cite)
 
     def notes(self) -> list[str]:
         """What is said under the answer, in order: absent rounds, why it is empty, what was left out."""
@@ -58,11 +60,13 @@ class Answer:
 
 
 def assemble(saved, params: dict[str, str], run: Callable, select: Callable[[str], list[dict]], *,
-             limit: int | None = None, offset: int = 0, resolved: list[str] = (), base: str = DEFAULT_BASE) -> Answer:
+             limit: int | None = None, offset: int = 0, resolved: list[str] = (), base: str = DEFAULT_BASE,
+             cite: bool = False) -> Answer:
     """Run ``saved`` with ``params`` through ``run(params, limit=, offset=)`` (embedded or remote) and
     assemble the :class:`Answer`; ``select`` runs the small queries its caveats and notes need.
     With ``limit``/``offset`` only that window of rows is kept; the caveats are the whole answer's.
-    An ``auto`` default is settled once here (:func:`benchkg.queries.settle`) and runs as if given."""
+    An ``auto`` default is settled once here (:func:`benchkg.queries.settle`) and runs as if given; with
+    ``cite``, each shown row's claims get the MLPerf disclosure footnotes (:mod:`benchkg.disclosure`)."""
     settled = settle(saved, params, base, select)
 
     def settled_run(p, **window_):
@@ -80,4 +84,6 @@ def assemble(saved, params: dict[str, str], run: Callable, select: Callable[[str
         answer.absent = absent_rounds(select, saved, params, results)
     if not results.count:
         answer.empty = why_empty(saved, {**params, **settled}, run)
+    if cite:
+        answer.disclosure = disclose(select, results, saved.claims)
     return answer

@@ -221,12 +221,13 @@ class KnowledgeGraph:
 
     @_guarded
     def answer(self, name: str, params: dict[str, str] | None = None, *, allow_service: bool = False,
-               limit: int | None = None, offset: int = 0):
+               limit: int | None = None, offset: int = 0, cite: bool = False):
         """Run a saved query (or a ``.rq`` file) with parameters as text; the answer with its caveats
         (:class:`benchkg.answering.Answer`).
         With ``limit``/``offset`` only that window of rows is kept (``limit`` 0 or None: every row, as
         ``--limit 0``; embedded, the rest is counted and
         never held: see :func:`benchkg.queries.run_sparql`); the caveats are those of the whole answer.
+        With ``cite``, ``answer.disclosure`` holds the MLPerf disclosure footnotes of the rows shown.
 
         :raises UsageError: for a query of one's own that calls SERVICE, unless ``allow_service``.
         """
@@ -251,7 +252,7 @@ class KnowledgeGraph:
                 return run_query(store, saved, p, base=self.base, queries_dir=self.layout.query_dirs, **window_)
             select = store_select(store)
         return assemble(saved, params, run, select, limit=limit or None, offset=offset,
-                        resolved=[r.note() for r in resolved if r.note()], base=self.base)
+                        resolved=[r.note() for r in resolved if r.note()], base=self.base, cite=cite)
 
     def _resolve_params(self, saved, params: dict[str, str]):
         """The parameters with every record named as a person names it (an alias, another case) as its

@@ -220,6 +220,9 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
           timeout: float = TimeoutOpt,
           columns: Optional[str] = typer.Option(None, "--columns", help="The columns a table shows, in order: NAME,NAME,…"),
           wide: bool = typer.Option(False, "--wide", help="A table with every column and nothing shortened (wider than the terminal if need be)."),
+          cite: bool = typer.Option(False, "--cite", help="Footnote each row's result as the MLPerf results-messaging "
+                                    "guidelines ask (round, division, category, availability, result id, source; "
+                                    "derived values marked). Always on for markdown."),
           data: Path = DataOpt):
     """Run a saved query with typed parameters. table and markdown are for people; csv, tsv and json
     (a list of objects) have short ids and plain numbers; sparql-json, sparql-csv, sparql-tsv and
@@ -242,12 +245,19 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
         _build(kg)
     if limit is None and format.value == "table":
         limit = TABLE_ROWS
-    answer = _run(lambda: kg.answer(name, params, allow_service=allow_service, limit=limit or None, offset=offset))
+    cite = cite or format.value == "markdown"
+    answer = _run(lambda: kg.answer(name, params, allow_service=allow_service, limit=limit or None, offset=offset,
+                                    cite=cite))
     shown = answer.results
+    if answer.disclosure is not None and answer.disclosure.notes:
+        from .disclosure import with_marks
+
+        shown = with_marks(shown, answer.disclosure, markdown=format.value == "markdown")
     if format.value == "table":
         out = to_table(shown, total=shown.count, offset=offset, more=shown.more,
                        options=TableOptions(columns=tuple(c.strip() for c in columns.split(",") if c.strip())
-                                            if columns else (), wide=wide, importance=answer.saved.columns,
+                                            if columns else (), wide=wide,
+                                            importance=(("cite",) if cite else ()) + answer.saved.columns,
                                             title=answer.title))
     else:
         out = FORMATS[format.value](shown)
@@ -257,6 +267,9 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
     for note in filter(None, [format_caveats(answer.caveats, shown.count), *answer.notes()]):
         # under a table for people; on stderr where stdout is data for a program
         _echo("\n" + note, err=format.value not in ("table", "markdown"))
+    if answer.disclosure is not None and (answer.disclosure.notes or answer.disclosure.tail):
+        _echo("\n" + "\n".join(answer.disclosure.lines(markdown=format.value == "markdown")),
+              err=format.value not in ("table", "markdown"))
     if chart is not None:
         from .results import to_chart
 

@@ -46,6 +46,29 @@ class Comparison:
     values: dict[str, dict[str, str]] = field(default_factory=dict)  # "a"/"b" -> value, unit, per_accelerator, derived
     caveats: list = field(default_factory=list)  # the comparison caveats the pair triggers (benchkg.caveats.Caveat)
     claim_caveats: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)  # claim -> (id, severity, title)
+    disclosures: dict[str, str] = field(default_factory=dict)  # "a"/"b" -> its disclosure (benchkg.disclosure)
+
+    def slide_note(self) -> str:
+        """One paragraph to paste under a slide that shows the two numbers: each with its disclosure and
+        value, the per-accelerator ratio marked as derived, what differs, and the MLPerf trademark line
+        where an MLPerf result is shown."""
+        from .disclosure import TRADEMARK
+
+        parts = []
+        for key in "ab":
+            v = self.values.get(key, {})
+            number = f"{format_number(v.get('value', ''))} {v.get('unit', '')}".strip()
+            parts.append(f"({key}) {number}: {self.disclosures.get(key, '').rstrip('.')}.")
+        ratio = self.ratio()
+        if ratio:
+            parts.append(f"a ÷ b = {ratio.split(' (')[0]} "
+                         + ("per accelerator, derived by dividing each result by its accelerator count: not a primary "
+                            "MLPerf metric." if "per accelerator" in ratio else "as stated."))
+        if self.differences:
+            parts.append("They differ in " + ", ".join(d[0] for d in self.differences) + ".")
+        if any(text.startswith("MLPerf") for text in self.disclosures.values()):
+            parts.append(TRADEMARK)
+        return " ".join(parts)
 
     def ratio(self) -> str:
         """a ÷ b per accelerator (or as stated when neither has a per-accelerator value), or ""."""
@@ -79,6 +102,10 @@ class Comparison:
             mine = self.claim_caveats.get(claim, [])
             lines += ["", f"Caveats of {key} alone:"]
             lines += [f"  - [{sev}] {gid}: {title}" for gid, sev, title in mine] or ["  none"]
+        if self.disclosures:
+            from .results import wrap
+
+            lines += ["", "For a slide (MLPerf results-messaging guidelines):", wrap(self.slide_note(), indent="")]
         return "\n".join(lines)
 
 
@@ -145,7 +172,11 @@ def compare_claims(store, a: str, b: str, base: str = DEFAULT_BASE) -> Compariso
     for c in caveats:
         c.pairs = None  # one pair: "in 1 of 1 pairs" says nothing
     gotchas = [(c.gotcha, c.severity, c.title, c.statement) for c in caveats]
-    return Comparison(a, b, verdict, differences, gotchas, values, caveats, claim_caveats)
+    from .disclosure import _QUERY, describe
+
+    found = {r["c"]: r for r in store_select(store)(_QUERY % f"<{ia}> <{ib}>")}
+    disclosures = {key: describe(found.get(iri, {})) for key, iri in (("a", ia), ("b", ib))}
+    return Comparison(a, b, verdict, differences, gotchas, values, caveats, claim_caveats, disclosures)
 
 
 def check_claims_exist(store, ids: list[str], base: str = DEFAULT_BASE) -> None:

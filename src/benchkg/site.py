@@ -364,13 +364,15 @@ def _kind_index(g: _Graph, kind: str, iris: list[str]) -> str:
 def _query_page(g: _Graph, store, saved, out_dir: Path) -> tuple[str, bool]:
     """A saved comparison run with its default parameters: table, chart, gotchas of its rows."""
     from .answering import assemble
+    from .disclosure import with_marks
     from .queries import run_query, store_select
     from .results import to_chart, to_csv
 
     root = "../../"
     r = _Renderer(g, root)
     saved.check_service()  # a data repository's own query that calls SERVICE is not run for the site
-    answer = assemble(saved, {}, lambda p, **w: run_query(store, saved, p, base=g.base, **w), store_select(store), base=g.base)
+    answer = assemble(saved, {}, lambda p, **w: run_query(store, saved, p, base=g.base, **w), store_select(store),
+                      base=g.base, cite=True)
     results = answer.results
     (out_dir / "results.csv").write_text(to_csv(results), encoding="utf-8")
     params = "".join(f"<dt><code>{esc(p.name)}</code></dt><dd>{esc(p.default or 'any')} "
@@ -417,8 +419,15 @@ def _query_page(g: _Graph, store, saved, out_dir: Path) -> tuple[str, bool]:
                          f"<p>{esc(c.statement)}</p></li>" for c in caveats) + "</ol></section>")
     gotchas = [g.gotcha(x, f"{n} of {len(results.rows)} rows") for x, n in sorted(rows_per_gotcha.items())]
     parts.append(gotcha_list(gotchas, root, "Caveats of single claims in this table (claim and finding caveats)."))
-    parts.append("<h2>Rows</h2>" + (_rows_tables(r, saved, results) if results.rows
+    disclosure = answer.disclosure
+    shown = with_marks(results, disclosure) if disclosure.notes else results
+    parts.append("<h2>Rows</h2>" + (_rows_tables(r, saved, shown) if results.rows
                                    else "<p>No rows for the default parameters.</p>"))
+    if disclosure.notes:
+        parts.append('<section class="disclosures" aria-labelledby="disclosures-h"><h2 id="disclosures-h">Disclosures</h2>'
+                     '<p class="note">Each result as the MLPerf results-messaging guidelines ask it to be cited.</p><ol>'
+                     + "".join(f"<li>{esc(text)}</li>" for text in disclosure.notes) + "</ol>"
+                     + "".join(f'<p class="note">{esc(line)}</p>' for line in disclosure.tail) + "</section>")
     parts.append(f"<details><summary>SPARQL</summary><pre><code>{esc(saved.text)}</code></pre></details>")
     body = "\n".join(p for p in parts if p)
     crumbs = [("benchkg", root + "index.html"), ("comparisons", "../index.html"), (saved.name, None)]
@@ -444,7 +453,8 @@ def _rows_tables(r, saved, results) -> str:
 
     numeric = _numeric_columns([[row.get(v) for row in results.rows] for v in results.vars])
     texts = {v: [short(row.get(v)) for row in results.rows] for v in results.vars}
-    order = [v for v in saved.columns if v in results.vars] + [v for v in results.vars if v not in saved.columns]
+    importance = ("cite",) + saved.columns  # the footnote marks stay beside the numbers they cite
+    order = [v for v in importance if v in results.vars] + [v for v in results.vars if v not in importance]
     shown, used = set(), 0
     for v in order:
         px = _column_px(v, texts[v], results.vars.index(v) in numeric)
