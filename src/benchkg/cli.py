@@ -258,6 +258,7 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
                        options=TableOptions(columns=tuple(c.strip() for c in columns.split(",") if c.strip())
                                             if columns else (), wide=wide,
                                             importance=(("cite",) if cite else ()) + answer.saved.columns,
+                                            whole=answer.saved.whole,
                                             title=answer.title))
     else:
         out = FORMATS[format.value](shown)
@@ -271,10 +272,15 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
         _echo("\n" + "\n".join(answer.disclosure.lines(markdown=format.value == "markdown")),
               err=format.value not in ("table", "markdown"))
     if chart is not None:
-        from .results import to_chart
+        if saved.then == "at-interactivity":  # the curves themselves, with the interactivity asked
+            from .curves import to_curve_chart
 
-        to_chart(shown, chart, *saved.chart, title=title or f"{saved.name}: {saved.summary}",
-                 limit=limit or CHART_ROWS, axis=saved.axis)
+            to_curve_chart(answer.results, chart, title=title or f"{saved.name}: {answer.title.split(': ', 1)[-1]}")
+        else:
+            from .results import to_chart
+
+            to_chart(shown, chart, *saved.chart, title=title or f"{saved.name}: {saved.summary}",
+                     limit=limit or CHART_ROWS, axis=saved.axis)
         _echo(f"chart written to {chart}", err=True)
 
 
@@ -461,17 +467,19 @@ def serve(port: int = typer.Option(7878, "--port", min=0, max=65535, help="Port 
 
 
 @app.command("import")
-def import_(source: str = typer.Argument(..., metavar="mlperf|epoch", help="What to import."),
-            paths: List[Path] = typer.Argument(..., help="MLPerf round folders (with summary_results.json), or Epoch's ml_hardware.csv."),
+def import_(source: str = typer.Argument(..., metavar="mlperf|epoch|inferencex", help="What to import."),
+            paths: List[Path] = typer.Argument(..., help="MLPerf round folders (with summary_results.json), Epoch's "
+                                                         "ml_hardware.csv, or an InferenceX benchmarks JSON export."),
             out: Path = typer.Option(Path("data"), "--out", envvar="BENCHKG_DATA", help="The records folder to write into.")):
     """Turn third-party data into records in data/ (same input, same files, byte for byte).
 
     Example: benchkg import mlperf ../shared/realdata/mlperf_inference_v6.0 --out data
+             benchkg import inferencex my-inferencex-export.json --out data
     """
     from .importers.common import ImportReport
 
-    if source not in ("mlperf", "epoch"):
-        _fail(f"import takes mlperf or epoch, not {source!r}")
+    if source not in ("mlperf", "epoch", "inferencex"):
+        _fail(f"import takes mlperf, epoch or inferencex, not {source!r}")
     report = ImportReport()
     if source == "mlperf":
         from .importers.mlperf import import_mlperf
@@ -479,6 +487,12 @@ def import_(source: str = typer.Argument(..., metavar="mlperf|epoch", help="What
         with _progress("importing") as cb:
             for path in paths:
                 _run(lambda: import_mlperf(path, out, report, progress=cb))
+    elif source == "inferencex":
+        from .importers.inferencex import import_inferencex
+
+        with _progress("importing") as cb:
+            for path in paths:
+                _run(lambda: import_inferencex(path, out, report, progress=cb))
     else:
         from .importers.epoch import import_epoch
 

@@ -136,4 +136,4 @@ def with_marks(results, disclosure: Disclosure, markdown: bool = False):
     for row, mark in zip(results.rows, disclosure.marks):
         cell = mark.replace("[", "[^") if markdown else mark
         rows.append({**row, "cite": Literal(cell)} if cell else dict(row))
-    return Results(list(results.vars) + ["cite"], rows, results.total, results.more, results.claim_rows)
+    return Results(list(results.vars) + ["cite"], rows, results.total, results.more, results.claim_rows, results.extra)

@@ -84,6 +84,8 @@ class SavedQuery:
     rounds: str = ""  # the column holding each row's round: the rounds without a row are named ("#+ rounds:")
     axis: str = ""  # what the chart's value axis says ("#+ axis:"; the value column's name by default)
     lower_is_better: bool = False  # "#+ order: lower" — a ranking whose best is the lowest value
+    then: str = ""  # "#+ then: NAME": a step of POST_STEPS the rows go through (at-interactivity)
+    whole: tuple[str, ...] = ()  # "#+ whole: COLUMN…": text a table never shortens (it drops columns first)
 
     @property
     def builtin(self) -> bool:
@@ -156,6 +158,12 @@ def parse_query_file(path: Path) -> SavedQuery:
             query.rounds = rest.strip()
         elif key == "axis":
             query.axis = rest.strip()
+        elif key == "whole":
+            query.whole = tuple(rest.split())
+        elif key == "then":
+            if rest.strip() not in POST_STEPS:
+                raise QueryError(f"{path}:{n}: '#+ then: {rest.strip()}' names no step; steps: {', '.join(POST_STEPS)}")
+            query.then = rest.strip()
         elif key == "chart":
             opts = dict(w.split("=", 1) for w in rest.split() if "=" in w)
             if set(opts) != {"label", "value"}:
@@ -457,6 +465,7 @@ class Results:
     total: int | None = None
     more: bool = False
     claim_rows: list[tuple] | None = None
+    extra: dict = field(default_factory=dict)  # what a "#+ then:" step gives beside the rows (the curves of a chart)
 
     @property
     def count(self) -> int:
@@ -488,7 +497,27 @@ def run_query(store, name_or_file: "str | SavedQuery", params: dict[str, str] | 
     query = name_or_file if isinstance(name_or_file, SavedQuery) else find_query(name_or_file, queries_dir)
     text = bound_text(query, params or {}, base, store_select(store))
     check_ids(store, query, params or {}, base)
+    if query.then:  # the step reads every row; the window is cut from what it gives
+        from .results import window
+
+        results = finish(tidy(run_sparql(store, text, query.name), query), query, params or {})
+        return window(results, limit, offset, claims=query.claims) if limit is not None or offset else results
     return tidy(run_sparql(store, text, query.name, limit=limit, offset=offset, claims=query.claims), query)
+
+
+#: the steps a saved query's rows may go through after the engine ("#+ then: NAME"), by name
+POST_STEPS = ("at-interactivity",)
+
+
+def finish(results: Results, query: SavedQuery, values: dict[str, str]) -> Results:
+    """The rows through the query's ``#+ then:`` step (with its parameters as given, else their
+    defaults); unchanged for a query without one."""
+    if not query.then:
+        return results
+    from .curves import at_interactivity
+
+    given = {name: values.get(name, param.default) for name, param in query.params.items()}
+    return at_interactivity(results, {k: v for k, v in given.items() if v not in (None, ANY)})
 
 
 def tidy(results: Results, query: SavedQuery) -> Results:

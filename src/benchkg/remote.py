@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from . import transport
 from .errors import StoreError
-from .queries import Results, SavedQuery, bound_text, find_query, tidy
+from .queries import Results, SavedQuery, bound_text, find_query, finish, tidy
 from .vocab import BK, DEFAULT_BASE
 
 RETRIES = 3
@@ -170,7 +170,8 @@ def run_remote_query(endpoint: str, name_or_file: str, params: dict[str, str] | 
 
     def select(text):
         return [{k: v.value for k, v in row.items()} for row in run_remote_sparql(endpoint, text, timeouts).rows]
-    return tidy(run_remote_sparql(endpoint, bound_text(query, params or {}, base, select), timeouts), query)
+    return finish(tidy(run_remote_sparql(endpoint, bound_text(query, params or {}, base, select), timeouts), query),
+                  query, params or {})
 
 
 # ---------------------------------------------------------------- push

@@ -110,7 +110,7 @@ def window(results: Results, limit: int | None, offset: int = 0, claims: tuple[s
     whole answer, counting all of them and keeping the ``claims`` columns of every row."""
     rows = results.rows[offset:]
     claim_rows = [tuple(row[c].value if c in row else None for c in claims) for row in results.rows] if claims else None
-    return Results(results.vars, rows[:limit] if limit else rows, len(results.rows), False, claim_rows)
+    return Results(results.vars, rows[:limit] if limit else rows, len(results.rows), False, claim_rows, results.extra)
 
 
 @dataclass
@@ -124,6 +124,7 @@ class TableOptions:
     wide: bool = False
     importance: tuple[str, ...] = ()
     title: str = ""
+    whole: tuple[str, ...] = ()  # text columns never shortened (the query's "#+ whole:")
 
 
 #: the fewest characters a text column keeps before the table drops a column instead
@@ -179,6 +180,7 @@ def to_table(results: Results, total: int | None = None, offset: int = 0, width:
         # a name keeps what tells its rows apart, up to a third of the terminal: past that it shortens
         # like the rest rather than push every number off the table
         need = {n: min(_distinct_limit(cells[n]), max(MIN_TEXT, width // 3)) for n in names if not numeric[n]}
+        need.update({n: max([len(c) for c in cells[n]] + [MIN_TEXT]) for n in options.whole if n in need})
         shown = list(names)
         while len(shown) > 1 and _width(shown, cells, need) > width:
             shown.remove(next(n for n in reversed(order) if n in shown))

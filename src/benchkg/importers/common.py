@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from decimal import Decimal
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,8 +25,26 @@ def slug(text: str) -> str:
 
 
 def record_text(record: dict) -> str:
-    """A record as benchkg writes it: 2-space JSON, keys in the order given, UTF-8, newline at end."""
-    return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+    r"""A record as benchkg writes it: 2-space JSON, keys in the order given, UTF-8, newline at end; a
+    Decimal written with its digits exactly (a float would round 22607.9278396056616).
+
+    >>> from decimal import Decimal
+    >>> record_text({"v": Decimal("22607.9278396056616"), "n": 8})
+    '{\n  "v": 22607.9278396056616,\n  "n": 8\n}\n'
+    """
+    exact: list[str] = []
+
+    def mark(value):
+        if isinstance(value, Decimal):
+            exact.append(format(value, "f"))
+            return f"@@benchkg-decimal-{len(exact) - 1}@@"
+        if isinstance(value, dict):
+            return {k: mark(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [mark(v) for v in value]
+        return value
+    text = json.dumps(mark(record), indent=2, ensure_ascii=False) + "\n"
+    return re.sub(r'"@@benchkg-decimal-(\d+)@@"', lambda m: exact[int(m.group(1))], text)
 
 
 def record_path(out_dir: Path, kind: str, record_id) -> Path:
