@@ -186,7 +186,7 @@ def _label(row: dict, by_claim: bool) -> str:
         parts.append(text("speculative"))
     if text("disaggregated") == "true":
         parts.append("disaggregated")
-    return " · ".join(p for p in parts if p)
+    return " · ".join(p for p in parts if p not in ("", "-"))
 
 
 def to_curve_chart(results, path, title: str = "") -> None:
