@@ -8,8 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from benchkg.cli import app
-from benchkg.resources import ROOT
-from benchkg.store import build_graph
+from benchkg.kernel.resources import ROOT
+from benchkg.graph.store import build_graph
 
 FULL_DATA = ROOT / "data"
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -10,8 +10,8 @@ from decimal import Decimal
 
 import pytest
 
-from benchkg.queries import saved_queries
-from benchkg.results import _round_cell, format_number
+from benchkg.answers.queries import saved_queries
+from benchkg.answers.results import _round_cell, format_number
 
 from conftest import DATA, cli
 from test_query_graph import CASES, GRAPH, graph_data  # noqa: F401 - the fixture

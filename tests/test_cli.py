@@ -90,7 +90,7 @@ def test_bad_query_file_exits_2(tmp_path, data_copy):
 
 
 def test_queries_lists_every_saved_query_with_params():
-    from benchkg.queries import saved_queries
+    from benchkg.answers.queries import saved_queries
 
     result = cli("queries")
     assert result.exit_code == 0

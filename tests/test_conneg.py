@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from pyoxigraph import RdfFormat, parse
 
-from benchkg.site import build_site
-from benchkg.store import build_graph
-from benchkg.vocab import DEFAULT_BASE
+from benchkg.publish.site import build_site
+from benchkg.graph.store import build_graph
+from benchkg.kernel.vocab import DEFAULT_BASE
 
 from conftest import DATA
 from servers import Apache, apache_binary

@@ -12,8 +12,8 @@ import pytest
 from rdflib import URIRef
 from rdflib.namespace import RDF
 
-from benchkg.store import build_graph
-from benchkg.validate import SH, load_shapes, validate_graph
+from benchkg.graph.store import build_graph
+from benchkg.checks.validate import SH, load_shapes, validate_graph
 
 from conftest import DATA, FIXTURES
 
@@ -104,9 +104,9 @@ def test_a_run_restricted_to_some_records_finds_exactly_their_part_of_a_full_run
     """What incremental validation relies on: every shape restricted (VALUES ?this) to the records
     of the failing fixtures (every shape fires there), or of the passing ones, finds exactly the
     full run's results for those records."""
-    from benchkg.fastshacl import run_fast
-    from benchkg.incremental import _focus_nodes, _record_of
-    from benchkg.validate import load_shapes
+    from benchkg.rules.engine import run_fast
+    from benchkg.checks.incremental import _focus_nodes, _record_of
+    from benchkg.checks.validate import load_shapes
 
     data, _, store = corpus
     prefix = "https://w3id.org/benchkg/id/"

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-import benchkg.store as store_module
-from benchkg.errors import InputError
-from benchkg.export import serialize_graph
-from benchkg.store import build_graph, open_store, store_dir_for
+import benchkg.graph.store as store_module
+from benchkg.kernel.errors import InputError
+from benchkg.publish.export import serialize_graph
+from benchkg.graph.store import build_graph, open_store, store_dir_for
 
 from conftest import DATA, FULL_DATA
 

@@ -9,9 +9,9 @@ from decimal import Decimal
 
 import pytest
 
-from benchkg.curves import INTERPOLATED
-from benchkg.queries import run_query
-from benchkg.store import build_graph
+from benchkg.answers.curves import INTERPOLATED
+from benchkg.answers.queries import run_query
+from benchkg.graph.store import build_graph
 
 from conftest import DATA, FIXTURES, SHARED, cli
 

@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 from benchkg.api import open as open_kg
-from benchkg.resources import REFERENCE_DIR
-from benchkg.scaffold import init_repo
+from benchkg.kernel.resources import REFERENCE_DIR
+from benchkg.records.scaffold import init_repo
 
 from conftest import FULL_DATA, cli
 

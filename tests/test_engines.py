@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-import benchkg.remote as remote
-from benchkg.errors import StoreError
-from benchkg.queries import parse_params, run_query, saved_queries
-from benchkg.remote import MAX_REQUEST_BYTES, graph_payloads, push_graph, run_remote_query
-from benchkg.store import build_graph
+import benchkg.graph.remote as remote
+from benchkg.kernel.errors import StoreError
+from benchkg.answers.queries import parse_params, run_query, saved_queries
+from benchkg.answers.queries import run_remote_query
+from benchkg.graph.remote import MAX_REQUEST_BYTES, graph_payloads, push_graph
+from benchkg.graph.store import build_graph
 
 from conftest import DATA, FULL_DATA
 from servers import Server, Virtuoso, virtuoso_binary
@@ -27,7 +28,7 @@ pytestmark = pytest.mark.skipif(virtuoso_binary() is None, reason="no virtuoso-t
 def cases() -> list[tuple[str, dict[str, str]]]:
     """Every saved query with its defaults, and every README question's query with its parameters (a
     record named as people name it, "ORACLE", as the id the API resolves it to: the engines get ids)."""
-    from benchkg.names import names_of, resolve
+    from benchkg.records.names import names_of, resolve
 
     names, saved = names_of([FULL_DATA]), saved_queries()
     out = [(name, {}) for name in saved]

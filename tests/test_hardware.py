@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from benchkg.queries import run_query
-from benchkg.store import build_graph
+from benchkg.answers.queries import run_query
+from benchkg.graph.store import build_graph
 
 from conftest import FULL_DATA, cli
 

@@ -13,9 +13,9 @@ import pytest
 from benchkg.importers.common import ImportReport
 from benchkg.importers.epoch import import_epoch
 from benchkg.importers.mlperf import import_mlperf
-from benchkg.queries import run_query
-from benchkg.store import build_graph
-from benchkg.validate import validate_graph
+from benchkg.answers.queries import run_query
+from benchkg.graph.store import build_graph
+from benchkg.checks.validate import validate_graph
 
 from conftest import DATA, FIXTURES, SHARED, cli
 

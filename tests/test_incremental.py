@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from benchkg.incremental import cache_path_for
-from benchkg.store import build_graph
-from benchkg.validate import validate_graph
+from benchkg.checks.incremental import cache_path_for
+from benchkg.graph.store import build_graph
+from benchkg.checks.validate import validate_graph
 
 from conftest import DATA
 
@@ -100,7 +100,7 @@ def test_a_damaged_cache_means_a_full_run(data_copy):
     cache.write_text("{not json")
     report = _check(data_copy)
     assert report.rechecked is None
-    from benchkg.incremental import CACHE_VERSION
+    from benchkg.checks.incremental import CACHE_VERSION
 
     assert json.loads(cache.read_text())["version"] == CACHE_VERSION
 
@@ -108,7 +108,7 @@ def test_a_damaged_cache_means_a_full_run(data_copy):
 def test_changed_shapes_mean_a_full_run(data_copy, tmp_path):
     import shutil
 
-    from benchkg.resources import SHAPES_DIR
+    from benchkg.kernel.resources import SHAPES_DIR
 
     shapes = tmp_path / "shapes"
     shutil.copytree(SHAPES_DIR, shapes)

@@ -10,10 +10,10 @@ import shutil
 
 import pytest
 
-from benchkg.caveats import comparison_caveats, store_select
-from benchkg.queries import run_query
-from benchkg.store import build_graph
-from benchkg.validate import validate_graph
+from benchkg.answers.caveats import comparison_caveats, store_select
+from benchkg.answers.queries import run_query
+from benchkg.graph.store import build_graph
+from benchkg.checks.validate import validate_graph
 
 from conftest import FULL_DATA, cli
 from test_query_graph import graph_data, graph_store  # noqa: F401  (module fixtures)

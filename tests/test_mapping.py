@@ -5,11 +5,11 @@ from decimal import Decimal
 
 from pyoxigraph import NamedNode, RdfFormat, Store
 
-from benchkg.mapping import record_quads
-from benchkg.records import load_records
-from benchkg.resources import ONTOLOGY_FILE
-from benchkg.schema import SCHEMA
-from benchkg.vocab import BK, PREFIXES, SCHEMES, UNITS, concept_iri, scheme_iri
+from benchkg.graph.mapping import record_quads
+from benchkg.records.reader import load_records
+from benchkg.kernel.resources import ONTOLOGY_FILE
+from benchkg.records.schema import SCHEMA
+from benchkg.kernel.vocab import BK, PREFIXES, SCHEMES, UNITS, concept_iri, scheme_iri
 
 from conftest import DATA
 

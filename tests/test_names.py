@@ -7,7 +7,7 @@ import json
 import pytest
 
 import benchkg
-from benchkg.errors import UsageError
+from benchkg.kernel.errors import UsageError
 
 from conftest import FULL_DATA, cli
 

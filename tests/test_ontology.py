@@ -9,8 +9,8 @@ import pytest
 from pyoxigraph import NamedNode, RdfFormat, parse
 
 import benchkg
-from benchkg.resources import ONTOLOGY_FILE
-from benchkg.vocab import BK, PREFIXES
+from benchkg.kernel.resources import ONTOLOGY_FILE
+from benchkg.kernel.vocab import BK, PREFIXES
 
 ONTOLOGY = "https://w3id.org/benchkg/ontology"
 RDF, RDFS, OWL, SKOS, DCTERMS = (PREFIXES[p] for p in ("rdf", "rdfs", "owl", "skos", "dcterms"))
@@ -61,7 +61,7 @@ def test_schema_org_alignments(props, term, predicate, target):
 
 def test_the_ontology_in_the_store_is_the_file(tmp_path):
     """What the site and the dumps publish is the file as it is (isDefinedBy included)."""
-    from benchkg.store import ONTOLOGY_GRAPH, build_graph
+    from benchkg.graph.store import ONTOLOGY_GRAPH, build_graph
     from conftest import DATA
 
     store = build_graph(DATA, persist=False).store

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from benchkg.resources import REFERENCE_KINDS, ROOT
-from benchkg.scaffold import FILES
+from benchkg.kernel.resources import REFERENCE_KINDS, ROOT
+from benchkg.records.scaffold import FILES
 
 from conftest import DATA, cli
 
@@ -55,7 +55,7 @@ def test_the_wheel_carries_every_file_from_its_one_place(venv):
     """Ontology, shapes, queries, context and the reference kinds are in the installed package, byte
     for byte as at the top of the repository; of claims and systems, the audited MLPerf ones only (the
     seed vendor claims and their racks are not the reference set)."""
-    site = run([venv / "bin" / "python", "-c", "import benchkg.resources as r; print(r.SHARE)"], ROOT)
+    site = run([venv / "bin" / "python", "-c", "import benchkg.kernel.resources as r; print(r.SHARE)"], ROOT)
     share = Path(site.stdout.strip())
     assert share.parts[-2:] == ("benchkg", "share") and "site-packages" in share.parts
     for folder, pattern in (("ontology", "**/*.*"), ("shapes", "*.ttl"), ("queries", "*.rq")):

@@ -8,9 +8,9 @@ from decimal import Decimal
 
 import pytest
 
-from benchkg.errors import UsageError
-from benchkg.queries import Param, bind, bound_text, run_query, saved_queries, term_for
-from benchkg.results import to_csv, to_json
+from benchkg.kernel.errors import UsageError
+from benchkg.answers.queries import Param, bind, bound_text, run_query, saved_queries, term_for
+from benchkg.answers.results import to_csv, to_json
 
 import oracle
 from conftest import DATA, cli

@@ -9,9 +9,9 @@ import shutil
 
 import pytest
 
-from benchkg.queries import run_query, saved_queries
-from benchkg.results import to_csv
-from benchkg.store import build_graph
+from benchkg.answers.queries import run_query, saved_queries
+from benchkg.answers.results import to_csv
+from benchkg.graph.store import build_graph
 
 from conftest import DATA, FIXTURES, cli
 
@@ -141,8 +141,8 @@ if __name__ == "__main__":  # python tests/test_query_graph.py
 def test_chart_draws_the_first_rows_and_says_so(tmp_path):
     from pyoxigraph import Literal, NamedNode
 
-    from benchkg.queries import Results
-    from benchkg.results import CHART_ROWS, to_chart
+    from benchkg.answers.queries import Results
+    from benchkg.answers.results import CHART_ROWS, to_chart
 
     decimal = NamedNode("http://www.w3.org/2001/XMLSchema#decimal")
     rows = [{"claim": Literal(f"claim-{i:02d}"), "v": Literal(str(100 - i), datatype=decimal)} for i in range(CHART_ROWS + 5)]

@@ -14,7 +14,7 @@ import pytest
 
 import mlperf_oracle as oracle
 from conftest import FULL_DATA, SHARED, cli
-from benchkg.resources import ROOT
+from benchkg.kernel.resources import ROOT
 
 SECTION = (ROOT / "README.md").read_text(encoding="utf-8").split("### Questions and the commands")[1].split("\n## ")[0]
 QUESTIONS = re.findall(r"^\| (.+\?) \| `benchkg (.+?)` \|$", SECTION, re.M)

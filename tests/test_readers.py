@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from benchkg.store import store_dir_for
+from benchkg.graph.store import store_dir_for
 
 from conftest import DATA
 
@@ -37,7 +37,7 @@ def test_three_queries_at_once_all_answer_the_same(data):
 
 def test_a_command_that_gives_up_says_who_holds_the_store(data):
     holder = subprocess.Popen([sys.executable, "-c", (
-        "import sys, time; from pathlib import Path; from benchkg.store import open_store, store_dir_for; "
+        "import sys, time; from pathlib import Path; from benchkg.graph.store import open_store, store_dir_for; "
         f"s = open_store(store_dir_for(Path({str(data)!r}))); print('open', flush=True); time.sleep(30)")],
         stdout=subprocess.PIPE)
     try:

@@ -5,8 +5,8 @@ import re
 import shlex
 
 from benchkg.cli import app
-from benchkg.queries import saved_queries
-from benchkg.resources import ROOT
+from benchkg.answers.queries import saved_queries
+from benchkg.kernel.resources import ROOT
 
 from conftest import cli
 

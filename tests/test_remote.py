@@ -12,12 +12,13 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import pytest
 from pyoxigraph import Store
 
-from benchkg.errors import StoreError
-from benchkg.queries import run_query
-from benchkg.remote import graph_payloads, push_graph, run_remote_query, run_remote_sparql, split_ntriples
-from benchkg.results import to_csv
-from benchkg.serve import make_server
-from benchkg.store import build_graph, close_store, store_dir_for
+from benchkg.kernel.errors import StoreError
+from benchkg.answers.queries import run_query
+from benchkg.answers.queries import run_remote_query
+from benchkg.graph.remote import graph_payloads, push_graph, run_remote_sparql, split_ntriples
+from benchkg.answers.results import to_csv
+from benchkg.publish.serve import make_server
+from benchkg.graph.store import build_graph, close_store, store_dir_for
 
 from conftest import DATA, FIXTURES, cli
 from servers import Server, free_port

@@ -8,7 +8,7 @@ import pytest
 from rdflib import Graph, Namespace
 from rdflib.namespace import RDF
 
-from benchkg.validate import Finding, Report, format_github
+from benchkg.checks.validate import Finding, Report, format_github
 
 from conftest import FIXTURES, cli
 

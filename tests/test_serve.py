@@ -14,8 +14,8 @@ import urllib.parse
 import pytest
 from pyoxigraph import RdfFormat, parse
 
-from benchkg.serve import Limits, make_server
-from benchkg.store import build_graph, close_store, store_dir_for
+from benchkg.publish.serve import Limits, make_server
+from benchkg.graph.store import build_graph, close_store, store_dir_for
 
 from conftest import cli
 

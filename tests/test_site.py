@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from pyoxigraph import NamedNode, RdfFormat, parse
 
-from benchkg import jsonld
-from benchkg.export import serialize_graph
-from benchkg.resources import CONTEXT_FILE, ROOT
-from benchkg.store import build_graph, caveats_graph
+from benchkg.publish import jsonld
+from benchkg.publish.export import serialize_graph
+from benchkg.kernel.resources import CONTEXT_FILE, ROOT
+from benchkg.graph.store import build_graph, caveats_graph
 from conftest import DATA, FULL_DATA, cli, tool
 
 JS = ROOT / "tests" / "js"
@@ -28,7 +28,7 @@ GB200 = "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server"
 
 def test_committed_context_is_the_one_the_ontology_generates():
     assert json.loads(CONTEXT_FILE.read_text()) == jsonld.generate_context(), \
-        "ontology changed: run `python -m benchkg.jsonld` and check no v1 term changed meaning"
+        "ontology changed: run `python -m benchkg.publish.jsonld` and check no v1 term changed meaning"
 
 
 def test_context_is_protected_versioned_and_covers_every_predicate_the_data_uses(seed_store):
@@ -236,7 +236,7 @@ def test_site_replaces_its_own_folder_and_refuses_any_other(tmp_path):
 
 
 def test_a_failed_run_leaves_the_previous_site_untouched(tmp_path, monkeypatch):
-    import benchkg.site
+    import benchkg.publish.site
 
     out = tmp_path / "site"
     assert cli("site", "-o", out, "--data", DATA).exit_code == 0
@@ -245,7 +245,7 @@ def test_a_failed_run_leaves_the_previous_site_untouched(tmp_path, monkeypatch):
     def broken(*args):
         raise OSError("disk full")
 
-    monkeypatch.setattr(benchkg.site, "_ontology_page", broken)
+    monkeypatch.setattr(benchkg.publish.site, "_ontology_page", broken)
     result = cli("site", "-o", out, "--data", DATA)
     assert result.exit_code != 0
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before

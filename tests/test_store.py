@@ -5,7 +5,7 @@ import gc
 import json
 import os
 
-from benchkg.store import build_graph, store_dir_for
+from benchkg.graph.store import build_graph, store_dir_for
 
 from conftest import cli
 
@@ -99,10 +99,10 @@ def test_incremental_caveats_equal_a_full_derivation(data_copy):
 def test_a_cold_build_in_worker_processes_equals_the_one_by_one_build(data_copy, monkeypatch):
     """An empty store filled from many files by worker processes (N-Quads, bulk load) holds
     exactly what the record-by-record build puts in an in-memory store."""
-    import benchkg.store
+    import benchkg.graph.store
 
-    monkeypatch.setattr(benchkg.store, "PARALLEL_FROM", 10)
-    monkeypatch.setattr(benchkg.store, "CHUNK", 7)
+    monkeypatch.setattr(benchkg.graph.store, "PARALLEL_FROM", 10)
+    monkeypatch.setattr(benchkg.graph.store, "CHUNK", 7)
     parallel = build_graph(data_copy)
     assert len(parallel.added) == len(list(data_copy.glob("*/*.json"))) > 50
     sequential = build_graph(data_copy, persist=False)
@@ -112,16 +112,16 @@ def test_a_cold_build_in_worker_processes_equals_the_one_by_one_build(data_copy,
 
 
 def test_a_cold_build_with_a_broken_record_leaves_the_store_empty(data_copy, monkeypatch):
-    import benchkg.store
+    import benchkg.graph.store
 
-    monkeypatch.setattr(benchkg.store, "PARALLEL_FROM", 10)
-    monkeypatch.setattr(benchkg.store, "CHUNK", 7)
+    monkeypatch.setattr(benchkg.graph.store, "PARALLEL_FROM", 10)
+    monkeypatch.setattr(benchkg.graph.store, "CHUNK", 7)
     broken = sorted((data_copy / "models").glob("*.json"))[-1]
     broken.write_text(broken.read_text().replace('"name"', '"nmae"', 1))
     result = cli("build", "--data", data_copy)
     assert result.exit_code == 2 and f"{broken.name}" in result.stderr and "nmae" in result.stderr
     gc.collect()
-    from benchkg.store import open_store
+    from benchkg.graph.store import open_store
 
     assert len(open_store(store_dir_for(data_copy))) == 0
 
@@ -155,7 +155,7 @@ def test_the_manifest_snapshot_counts_only_for_its_own_store_generation(data_cop
 def test_an_interrupted_caveat_derivation_is_redone_by_the_next_build(data_copy):
     """Caveats are derived after the records are in; if that step is cut off, the next build (with
     no file changed) must still finish it, not trust the manifest."""
-    from benchkg.store import _CAVEATS_DONE, caveats_graph, manifest_graph
+    from benchkg.graph.store import _CAVEATS_DONE, caveats_graph, manifest_graph
 
     base = "https://w3id.org/benchkg/"
     store = build_graph(data_copy).store

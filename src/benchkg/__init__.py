@@ -8,8 +8,7 @@
 See :mod:`benchkg.api` for what a :class:`KnowledgeGraph` answers.
 """
 
-__version__ = "0.1.0"
-
-from .api import KnowledgeGraph, Rows, open  # noqa: E402,F401 - the Python API
+from benchkg.api import KnowledgeGraph, Rows, open  # noqa: F401 - the Python API
+from benchkg.kernel.version import __version__  # noqa: F401
 
 __all__ = ["KnowledgeGraph", "Rows", "open", "__version__"]

@@ -10,7 +10,7 @@ saved questions, get Python values back.
 >>> rows.to_pandas().loc[0, "per_accelerator"]          # doctest: +SKIP
 Decimal('12647.5189')
 
-Every error is a :class:`benchkg.errors.BenchkgError` naming what to fix.
+Every error is a :class:`benchkg.kernel.errors.BenchkgError` naming what to fix.
 """
 from __future__ import annotations
 
@@ -18,7 +18,35 @@ import datetime as dt
 import os
 from pathlib import Path
 
-from .vocab import DEFAULT_BASE
+from benchkg.kernel.vocab import DEFAULT_BASE
+from benchkg.answers.results import plain
+from benchkg.checks.reference import describe as describe_reference
+from benchkg.checks.reference import prepared
+from benchkg.kernel.errors import UsageError
+from benchkg.records.layout import layout_for
+from benchkg.kernel.transport import Timeouts, check_url
+from benchkg.graph.store import store_dir_for, store_guard
+from benchkg.graph.store import let_go
+from benchkg.graph.store import build_graph
+from benchkg.checks.incremental import cache_path_for
+from benchkg.checks.reference import seed_store, seed_validation
+from benchkg.answers.queries import saved_queries
+from benchkg.answers.answering import assemble
+from benchkg.answers.caveats import endpoint_select, store_select
+from benchkg.answers.queries import find_query, run_query
+from benchkg.answers.queries import run_remote_query
+from benchkg.records.names import resolve
+from benchkg.answers.queries import ANY
+from benchkg.records.names import NAMED_KINDS
+from benchkg.records.schema import KINDS
+from benchkg.checks.validate import validate_graph
+from benchkg.answers.show import describe as describe_record
+from benchkg.answers.compare import check_claims_exist, compare_claims
+from benchkg.graph.remote import push_graph
+from benchkg.records.names import names_of
+from benchkg.records.draft import draft, record_text
+from benchkg.kernel.atomic import write_atomic
+from benchkg.publish.export import export_graph, format_from_path, refuse_inside
 
 
 def value(term):
@@ -35,7 +63,6 @@ def value(term):
     """
     from pyoxigraph import Literal
 
-    from .results import plain
 
     if isinstance(term, Literal):
         kind = term.datatype.value.rsplit("#", 1)[-1]
@@ -56,7 +83,7 @@ class Rows(list):
 
     ``columns`` lists the columns in order, ``caveats`` the comparison caveats the rows trigger (one
     line each), ``left_out`` what the like-with-like defaults left out ("" when nothing), and
-    ``results`` keeps the RDF terms (:class:`benchkg.queries.Results`).
+    ``results`` keeps the RDF terms (:class:`benchkg.answers.queries.Results`).
     """
 
     def __init__(self, results, caveats: list[str] = (), left_out: str = "", notes: list[str] = ()):
@@ -80,7 +107,6 @@ class Rows(list):
         try:
             import pandas
         except ImportError:
-            from .errors import UsageError
 
             raise UsageError("to_pandas needs pandas: pip install 'benchkg[pandas]'") from None
         frame = pandas.DataFrame(list(self), columns=self.columns)
@@ -123,7 +149,7 @@ def _guarded(method):
 
 
 class KnowledgeGraph:
-    """One records folder (and the reference set and extensions it uses, :mod:`benchkg.datarepo`),
+    """One records folder (and the reference set and extensions it uses, :mod:`benchkg.records.layout`),
     built into the embedded store on first use, or a SPARQL 1.1 endpoint holding it.
 
     Threads may share one (calls on one store take turns). :meth:`close` lets go of the store, so
@@ -138,8 +164,6 @@ class KnowledgeGraph:
 
     def __init__(self, data: str | Path = "data", *, endpoint: str | None = None, persist: bool = True,
                  base: str = DEFAULT_BASE, timeout: float | None = None):
-        from .datarepo import layout_for
-        from .transport import Timeouts, check_url
 
         self.data = Path(data)
         self.endpoint = check_url(endpoint) if endpoint else None
@@ -148,7 +172,6 @@ class KnowledgeGraph:
         self.base = base
         self.layout = layout_for(self.data)
         self._built = None
-        from .store import store_dir_for, store_guard
 
         self._guard = store_guard(store_dir_for(self.data) if persist else None)
 
@@ -166,7 +189,6 @@ class KnowledgeGraph:
         >>> kg._built is None
         True
         """
-        from .store import let_go
 
         with self._guard:
             self._built = None
@@ -178,19 +200,16 @@ class KnowledgeGraph:
     @_guarded
     def build(self, progress=None):
         """Bring the embedded store up to date with the records; returns the
-        :class:`benchkg.store.BuildResult` (what was added, changed, removed).
+        :class:`benchkg.graph.store.BuildResult` (what was added, changed, removed).
 
         A data repository's new store starts from benchkg's prepared reference set
-        (:mod:`benchkg.reference`), so only the repository's own records are read.
+        (:mod:`benchkg.checks.reference`), so only the repository's own records are read.
 
         :raises InputError: naming the file, line and field of every record that cannot be read.
         """
-        from .store import build_graph, store_dir_for
 
         store = self._built.store if self._built is not None and not self.persist else None
         if self.layout.reference is not None and self.base == DEFAULT_BASE and self.data.is_dir():
-            from .incremental import cache_path_for
-            from .reference import seed_store, seed_validation
 
             if self.persist and not store_dir_for(self.data).exists():
                 seed_store(store_dir_for(self.data))
@@ -215,7 +234,6 @@ class KnowledgeGraph:
         >>> "leaderboard" in open("data").queries()
         True
         """
-        from .queries import saved_queries
 
         return saved_queries(self.layout.query_dirs)
 
@@ -223,24 +241,20 @@ class KnowledgeGraph:
     def answer(self, name: str, params: dict[str, str] | None = None, *, allow_service: bool = False,
                limit: int | None = None, offset: int = 0, cite: bool = False):
         """Run a saved query (or a ``.rq`` file) with parameters as text; the answer with its caveats
-        (:class:`benchkg.answering.Answer`).
+        (:class:`benchkg.answers.answering.Answer`).
         With ``limit``/``offset`` only that window of rows is kept (``limit`` 0 or None: every row, as
         ``--limit 0``; embedded, the rest is counted and
-        never held: see :func:`benchkg.queries.run_sparql`); the caveats are those of the whole answer.
+        never held: see :func:`benchkg.answers.queries.run_sparql`); the caveats are those of the whole answer.
         With ``cite``, ``answer.disclosure`` holds the MLPerf disclosure footnotes of the rows shown.
 
         :raises UsageError: for a query of one's own that calls SERVICE, unless ``allow_service``.
         """
-        from .answering import assemble
-        from .caveats import endpoint_select, store_select
-        from .queries import find_query, run_query
 
         params = dict(params or {})
         saved = find_query(name, self.layout.query_dirs)
         saved.check_service(allow_service)
         params, resolved = self._resolve_params(saved, params)
         if self.endpoint:
-            from .remote import run_remote_query
 
             def run(p, **window_):
                 return run_remote_query(self.endpoint, saved, p, self.base, self.layout.query_dirs, self.timeouts)
@@ -257,9 +271,6 @@ class KnowledgeGraph:
     def _resolve_params(self, saved, params: dict[str, str]):
         """The parameters with every record named as a person names it (an alias, another case) as its
         id, and what was resolved. Against an endpoint, a name no local record has goes as typed."""
-        from .errors import UsageError
-        from .names import resolve
-        from .queries import ANY
 
         out, resolved = dict(params), []
         for name, value in params.items():
@@ -278,15 +289,13 @@ class KnowledgeGraph:
 
     def find(self, ident: str):
         """The record ``ident`` names: an id, ``kind/id``, or any name or alias of a record, in any case
-        (:class:`benchkg.names.Resolved`).
+        (:class:`benchkg.records.names.Resolved`).
 
         >>> open("data").find("NVIDIA GB300").id
         'nvidia-gb300'
 
         :raises UsageError: when it names no record (with the closest) or several (say which kind).
         """
-        from .names import NAMED_KINDS, resolve
-        from .schema import KINDS
 
         kind, sep, rest = ident.partition("/")
         if sep and kind in KINDS:
@@ -308,9 +317,7 @@ class KnowledgeGraph:
     @_guarded
     def report(self, engine: str = "fast", progress=None):
         """Validate against the shapes (benchkg's and the data repository's), incrementally against
-        the findings cached beside the store; the :class:`benchkg.validate.Report`."""
-        from .incremental import cache_path_for
-        from .validate import validate_graph
+        the findings cached beside the store; the :class:`benchkg.checks.validate.Report`."""
 
         cache = cache_path_for(self.data) if self.persist else None
         report = validate_graph(self.store, self.data, base=self.base, engine=engine, cache=cache, progress=progress)
@@ -322,7 +329,7 @@ class KnowledgeGraph:
 
     def validate(self, engine: str = "fast") -> list:
         """The findings: every convention a record breaks, with file, line, field and severity
-        (:class:`benchkg.validate.Finding`).
+        (:class:`benchkg.checks.validate.Finding`).
 
         >>> [f for f in open("data").validate() if f.severity == "violation"]
         []
@@ -336,18 +343,15 @@ class KnowledgeGraph:
         >>> print(open("data").show("nvidia-gb200").splitlines()[0])
         accelerators/nvidia-gb200
         """
-        from .show import describe
 
         found = self.find(ident)
-        return describe(self.store, self.data, f"{found.kind}/{found.id}", self.report().findings, base=self.base,
+        return describe_record(self.store, self.data, f"{found.kind}/{found.id}", self.report().findings, base=self.base,
                         all_referrers=all_referrers)
 
     @_guarded
     def compare(self, a: str, b: str):
         """Whether two claims can be compared: values, ratio, every difference and the caveats
-        (:class:`benchkg.compare.Comparison`; ``.text()`` reads it)."""
-        from .compare import check_claims_exist, compare_claims
-        from .names import resolve
+        (:class:`benchkg.answers.compare.Comparison`; ``.text()`` reads it)."""
 
         a, b = (resolve(self.names(), ["benchmarks"], claim, "claim").id for claim in (a, b))
         check_claims_exist(self.store, [a, b], self.base)
@@ -356,12 +360,10 @@ class KnowledgeGraph:
     @_guarded
     def push(self, endpoint: str, *, gsp: str | None = None, update_endpoint: str | None = None, progress=None):
         """Make the SPARQL store at ``endpoint`` hold exactly this graph, sending only what changed
-        (:func:`benchkg.remote.push_graph`); the :class:`benchkg.remote.PushResult`.
+        (:func:`benchkg.graph.remote.push_graph`); the :class:`benchkg.graph.remote.PushResult`.
 
         :raises StoreError: unreachable store, a redirect, a timeout, refused credentials, rejected data.
         """
-        from .remote import push_graph
-        from .transport import check_url
 
         check_url(endpoint)
         for url, what in ((gsp, "--gsp"), (update_endpoint, "--update-endpoint")):
@@ -372,22 +374,18 @@ class KnowledgeGraph:
 
     def names(self):
         """Every record's names (ids, names, aliases) of this folder and the reference set it uses
-        (:class:`benchkg.names.Names`), read once per build."""
-        from .names import names_of
+        (:class:`benchkg.records.names.Names`), read once per build."""
 
         if getattr(self, "_names", None) is None:
             self._names = names_of(self.layout.layers)
         return self._names
 
     def draft(self, source: str | Path, out: str | Path | None = None):
-        """A draft claim from a saved blog post, press release or record page (:mod:`benchkg.draft`);
+        """A draft claim from a saved blog post, press release or record page (:mod:`benchkg.records.draft`);
         with ``out``, written there as ``benchmarks/<id>.json`` (and its ``sources/<id>.json``).
 
         :raises UsageError: for a page it cannot read, or a record that already exists in ``out``.
         """
-        from .draft import draft, record_text
-        from .errors import UsageError
-        from .export import refuse_inside, write_atomic
 
         names = self.names()
         result = draft(Path(source), names)
@@ -406,7 +404,6 @@ class KnowledgeGraph:
     def export(self, path: str | Path, format: str | None = None) -> Path:
         """Write the graph to ``path`` (Turtle, N-Triples, TriG, N-Quads or JSON-LD, by the file name
         unless ``format`` says); returns the path."""
-        from .export import export_graph, format_from_path, refuse_inside
 
         format_from_path(Path(path), format)
         refuse_inside(Path(path), self.data)
@@ -415,17 +412,16 @@ class KnowledgeGraph:
 
 
 def reference(prepare: bool = False, progress=None):
-    """benchkg's reference set, by version (:class:`benchkg.reference.ReferenceSet`); with ``prepare``,
+    """benchkg's reference set, by version (:class:`benchkg.checks.reference.ReferenceSet`); with ``prepare``,
     built into its cache first (what a data repository's first command otherwise does).
 
     >>> reference().name.startswith("MLPerf Inference v4.1, v5.1, v6.0")
     True
     """
-    from .reference import describe, prepared
 
     if prepare:
         prepared(progress=progress)
-    return describe()
+    return describe_reference()
 
 
 def open(data: str | Path = "data", **options) -> KnowledgeGraph:  # noqa: A001 - benchkg.open, as in the README

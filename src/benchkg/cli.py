@@ -24,7 +24,7 @@ class _Commands(TyperGroup):
     exit 1 means the data breaks a convention, and CI must be able to trust it."""
 
     def invoke(self, ctx):
-        from .errors import BenchkgError
+        from benchkg.kernel.errors import BenchkgError
 
         try:
             return super().invoke(ctx)
@@ -87,8 +87,8 @@ QueryFormat = Enum("QueryFormat", {name.replace("-", "_"): name for name in
 
 def _echo(text: str, *, err: bool = False, nl: bool = True, data: bool = False) -> None:
     """Write ``text``: for people (and any terminal) with its control characters shown, not obeyed
-    (:mod:`benchkg.terminal`); a data format to a file or a pipe as it is."""
-    from .terminal import printable
+    (:mod:`benchkg.kernel.terminal`); a data format to a file or a pipe as it is."""
+    from benchkg.kernel.terminal import printable
 
     stream = sys.stderr if err else sys.stdout
     if not data or stream.isatty():
@@ -103,7 +103,7 @@ def _fail(message: str, code: int = 2) -> None:
 
 def _run(fn):
     """Call ``fn``; a BenchkgError becomes its message and exit code (traceback with --debug)."""
-    from .errors import BenchkgError
+    from benchkg.kernel.errors import BenchkgError
 
     try:
         return fn()
@@ -135,13 +135,13 @@ def _progress(what: str):
 
 def _open(data: Path, endpoint: str | None = None, timeout: float | None = None):
     """The knowledge graph of ``data`` (a records folder or a data repository's), for a command."""
-    from .api import KnowledgeGraph
+    from benchkg.api import KnowledgeGraph
 
     return _run(lambda: KnowledgeGraph(data, endpoint=endpoint, timeout=timeout))
 
 
 def _build(kg):
-    """Build ``kg``'s store with a progress bar; its :class:`~benchkg.store.BuildResult`."""
+    """Build ``kg``'s store with a progress bar; its :class:`~benchkg.graph.store.BuildResult`."""
     with _progress("building") as cb:
         return _run(lambda: kg.build(progress=cb))
 
@@ -172,8 +172,8 @@ def validate(data: Path = DataOpt,
 
     Example: benchkg validate --format github --strict
     """
-    from .errors import InputError
-    from .validate import FORMATS, input_report
+    from benchkg.kernel.errors import InputError
+    from benchkg.checks.validate import FORMATS, input_report
 
     kg = _open(data)
     try:
@@ -186,7 +186,7 @@ def validate(data: Path = DataOpt,
     report = _validate(kg, engine.value)
     del kg  # the Exit below carries this frame, which must not hold the store open
     if quiet and format.value == "text":
-        from .validate import summary_line
+        from benchkg.checks.validate import summary_line
 
         _echo(f"validate {data}: {summary_line(report)} (benchkg validate lists them)")
     else:
@@ -231,9 +231,9 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
 
     Example: benchkg query leaderboard --param model=llama2-70b --param scenario=server --chart lb.png
     """
-    from .caveats import format_caveats
-    from .queries import parse_params
-    from .results import CHART_ROWS, FORMATS, TABLE_ROWS, TableOptions, to_table
+    from benchkg.answers.caveats import format_caveats
+    from benchkg.answers.queries import parse_params
+    from benchkg.answers.results import CHART_ROWS, FORMATS, TABLE_ROWS, TableOptions, to_table
 
     params = _run(lambda: parse_params(param))
     kg = _open(data, endpoint, timeout)
@@ -250,7 +250,7 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
                                     cite=cite))
     shown = answer.results
     if answer.disclosure is not None and answer.disclosure.notes:
-        from .disclosure import with_marks
+        from benchkg.answers.disclosure import with_marks
 
         shown = with_marks(shown, answer.disclosure, markdown=format.value == "markdown")
     if format.value == "table":
@@ -273,11 +273,11 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
               err=format.value not in ("table", "markdown"))
     if chart is not None:
         if saved.then == "at-interactivity":  # the curves themselves, with the interactivity asked
-            from .curves import to_curve_chart
+            from benchkg.answers.curves import to_curve_chart
 
             to_curve_chart(answer.results, chart, title=title or f"{saved.name}: {answer.title.split(': ', 1)[-1]}")
         else:
-            from .results import to_chart
+            from benchkg.answers.results import to_chart
 
             to_chart(shown, chart, *saved.chart, title=title or f"{saved.name}: {saved.summary}",
                      limit=limit or CHART_ROWS, axis=saved.axis)
@@ -285,13 +285,13 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
 
 
 def _find(kg, name: str):
-    from .queries import find_query
+    from benchkg.answers.queries import find_query
 
     return find_query(name, kg.layout.query_dirs)
 
 
 def _check_chart(kg, saved, path: Path) -> None:
-    from .errors import UsageError
+    from benchkg.kernel.errors import UsageError
 
     if saved.chart is None:
         with_charts = ", ".join(n for n, q in kg.queries().items() if q.chart)
@@ -351,7 +351,7 @@ def explain(term: str = typer.Argument(..., metavar="TERM", help="A term of the 
 
     Example: benchkg explain inferred
     """
-    from .explain import TERMS, explain as meaning
+    from benchkg.answers.explain import TERMS, explain as meaning
 
     key, text = _run(lambda: meaning(term))
     _echo(f"{key}: {text}" if term != "all" else "\n".join(f"{k}: {v}" for k, v in TERMS.items()))
@@ -366,7 +366,7 @@ def export(output: Path = typer.Option(..., "-o", "--output", help="The file to 
 
     Example: benchkg export -o graph.ttl
     """
-    from .export import format_from_path
+    from benchkg.publish.export import format_from_path
 
     fmt = _run(lambda: format_from_path(output, format))
     kg = _open(data)
@@ -391,7 +391,7 @@ def site(output: Path = typer.Option(..., "-o", "--output", help="The folder to 
 
     Example: benchkg site -o site && python -m http.server -d site 8000
     """
-    from .site import build_site
+    from benchkg.publish.site import build_site
 
     kg = _open(data)
     _build(kg)
@@ -444,8 +444,8 @@ def serve(port: int = typer.Option(7878, "--port", min=0, max=65535, help="Port 
 
     Example: benchkg serve --port 7878 --timeout 10
     """
-    from .serve import Limits, make_server
-    from .store import close_store, store_dir_for
+    from benchkg.publish.serve import Limits, make_server
+    from benchkg.graph.store import close_store, store_dir_for
 
     kg = _open(data)
     _build(kg)
@@ -476,25 +476,25 @@ def import_(source: str = typer.Argument(..., metavar="mlperf|epoch|inferencex",
     Example: benchkg import mlperf ../shared/realdata/mlperf_inference_v6.0 --out data
              benchkg import inferencex my-inferencex-export.json --out data
     """
-    from .importers.common import ImportReport
+    from benchkg.importers.common import ImportReport
 
     if source not in ("mlperf", "epoch", "inferencex"):
         _fail(f"import takes mlperf, epoch or inferencex, not {source!r}")
     report = ImportReport()
     if source == "mlperf":
-        from .importers.mlperf import import_mlperf
+        from benchkg.importers.mlperf import import_mlperf
 
         with _progress("importing") as cb:
             for path in paths:
                 _run(lambda: import_mlperf(path, out, report, progress=cb))
     elif source == "inferencex":
-        from .importers.inferencex import import_inferencex
+        from benchkg.importers.inferencex import import_inferencex
 
         with _progress("importing") as cb:
             for path in paths:
                 _run(lambda: import_inferencex(path, out, report, progress=cb))
     else:
-        from .importers.epoch import import_epoch
+        from benchkg.importers.epoch import import_epoch
 
         for path in paths:
             _run(lambda: import_epoch(path, out, report))
@@ -513,7 +513,7 @@ def draft(source: Path = typer.Argument(..., metavar="SOURCE", help="A saved .ht
 
     Example: benchkg draft saved-post.html > claim.json   (or: benchkg draft saved-post.html --out data)
     """
-    from .draft import record_text
+    from benchkg.records.draft import record_text
 
     kg = _open(data)
     result = _run(lambda: kg.draft(source, out))
@@ -536,7 +536,7 @@ def reference_(prepare: bool = typer.Option(False, "--prepare", help="Build it i
     import dataclasses
     import json
 
-    from .api import reference
+    from benchkg.api import reference
 
     if format not in ("text", "json"):
         _fail(f"--format takes text or json, not {format!r}")
@@ -554,7 +554,7 @@ def init(target: Path = typer.Argument(..., metavar="DIR", help="The folder to c
 
     Example: benchkg init my-claims && cd my-claims && benchkg validate
     """
-    from .scaffold import init_repo
+    from benchkg.records.scaffold import init_repo
 
     written = _run(lambda: init_repo(target))
     _echo(f"wrote {len(written)} files in {target}; next: cd {target} && git init && benchkg validate")

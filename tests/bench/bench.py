@@ -49,11 +49,11 @@ def measure(size: int, work: Path) -> dict:
 
     from pyoxigraph import RdfFormat, Store
 
-    from benchkg.export import export_graph
-    from benchkg.incremental import cache_path_for
-    from benchkg.queries import run_query, saved_queries
-    from benchkg.store import build_graph, store_dir_for
-    from benchkg.validate import validate_graph
+    from benchkg.publish.export import export_graph
+    from benchkg.checks.incremental import cache_path_for
+    from benchkg.answers.queries import run_query, saved_queries
+    from benchkg.graph.store import build_graph, store_dir_for
+    from benchkg.checks.validate import validate_graph
     from synthetic import generate
 
     out: dict = {"size": size}
@@ -117,9 +117,9 @@ def naive(size: int, work: Path) -> dict:
     from pyshacl import validate
     from rdflib import Graph
 
-    from benchkg.mapping import record_quads
-    from benchkg.records import load_records
-    from benchkg.validate import load_shapes
+    from benchkg.graph.mapping import record_quads
+    from benchkg.records.reader import load_records
+    from benchkg.checks.validate import load_shapes
     from synthetic import generate
 
     data = generate(work, size, base_data=ROOT / "data")

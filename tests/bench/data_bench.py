@@ -4,9 +4,9 @@ build that changes a claim)."""
 import time, shutil, tempfile
 from pathlib import Path
 if __name__ == "__main__":
-    from benchkg.store import build_graph, _finding_caveats, caveats_graph
+    from benchkg.graph.store import build_graph, _finding_caveats, caveats_graph
     from pyoxigraph import NamedNode
-    from benchkg.vocab import BK, DEFAULT_BASE
+    from benchkg.kernel.vocab import BK, DEFAULT_BASE
     d = Path(tempfile.mkdtemp()) / "data"; shutil.copytree("data", d, ignore=shutil.ignore_patterns(".benchkg"))
     t = time.time(); r = build_graph(d); print("cold build", round(time.time() - t, 2)); st = r.store; del r
     t = time.time(); _finding_caveats(st, caveats_graph(DEFAULT_BASE), NamedNode(BK + "caveat")); print("finding caveats", round(time.time() - t, 2))

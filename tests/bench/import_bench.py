@@ -16,8 +16,8 @@ def main() -> None:
     from benchkg.importers.common import ImportReport
     from benchkg.importers.epoch import import_epoch
     from benchkg.importers.mlperf import import_mlperf
-    from benchkg.store import build_graph
-    from benchkg.validate import validate_graph
+    from benchkg.graph.store import build_graph
+    from benchkg.checks.validate import validate_graph
 
     real = ROOT.parent / "shared" / "realdata"
     if not real.is_dir():

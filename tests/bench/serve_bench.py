@@ -32,9 +32,9 @@ def ask(url, query):
 
 
 if __name__ == "__main__":
-    from benchkg.queries import bound_text, find_query
-    from benchkg.serve import Limits, make_server
-    from benchkg.store import build_graph, close_store, open_store, store_dir_for
+    from benchkg.answers.queries import bound_text, find_query
+    from benchkg.publish.serve import Limits, make_server
+    from benchkg.graph.store import build_graph, close_store, open_store, store_dir_for
 
     d = Path(tempfile.mkdtemp()) / "data"
     shutil.copytree("data", d, ignore=shutil.ignore_patterns(".benchkg"))

@@ -6,9 +6,9 @@ import gc
 
 import pytest
 
-import benchkg.store as store_module
-from benchkg.errors import InputError
-from benchkg.store import build_graph, open_store, store_dir_for
+import benchkg.graph.store as store_module
+from benchkg.kernel.errors import InputError
+from benchkg.graph.store import build_graph, open_store, store_dir_for
 
 
 def test_full_rebuild_with_a_bad_record_leaves_the_store(data_copy, monkeypatch):

@@ -8,9 +8,11 @@ from decimal import Decimal
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InputError, InputProblem
-from ..export import write_atomic
-from ..schema import ID_PATTERN
+from benchkg.kernel.errors import InputError, InputProblem
+from benchkg.kernel.atomic import write_atomic
+from benchkg.records.schema import ID_PATTERN
+from benchkg.records.layout import layout_for
+from benchkg.records.layout import in_reference as reference_has
 
 TABLES = Path(__file__).resolve().parent
 
@@ -55,7 +57,7 @@ def record_path(out_dir: Path, kind: str, record_id) -> Path:
     'out/models/llama2-70b.json'
     >>> record_path(Path("out"), "suites", "mlperf-inference-v../../x")
     Traceback (most recent call last):
-    benchkg.errors.InputError: out/suites: /id: 'mlperf-inference-v../../x' is not a record id (^[a-z0-9][a-z0-9.-]*$); the input holds a value benchkg cannot name a file after, so nothing was written for it
+    benchkg.kernel.errors.InputError: out/suites: /id: 'mlperf-inference-v../../x' is not a record id (^[a-z0-9][a-z0-9.-]*$); the input holds a value benchkg cannot name a file after, so nothing was written for it
     """
     if not isinstance(record_id, str) or not ID_PATTERN.match(record_id):
         raise InputError([InputProblem(Path(out_dir) / kind, None, "/id",
@@ -66,7 +68,6 @@ def record_path(out_dir: Path, kind: str, record_id) -> Path:
 
 @functools.lru_cache(maxsize=8)
 def _layout(out_dir: str):
-    from ..datarepo import layout_for
 
     return layout_for(Path(out_dir))
 
@@ -74,7 +75,6 @@ def _layout(out_dir: str):
 def in_reference(out_dir: Path, kind: str, record_id: str) -> bool:
     """Whether benchkg's reference set, which the data repository at ``out_dir`` uses, has this record:
     an import into a data repository leaves it there (read-only) instead of writing a copy that clashes."""
-    from ..datarepo import in_reference as reference_has
 
     return reference_has(_layout(str(Path(out_dir).absolute())), kind, record_id)
 

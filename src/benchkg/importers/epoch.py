@@ -9,8 +9,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from ..errors import InputError, InputProblem
-from .common import ImportReport, accelerator_table, alias_index, read_record_json, slug, write_record
+from benchkg.kernel.errors import InputError, InputProblem
+from benchkg.importers.common import ImportReport, accelerator_table, alias_index, read_record_json, slug, write_record
 
 SOURCE_ID = "epoch-ml-hardware"
 REQUIRED = ("Hardware name", "Memory (bytes)", "Memory bandwidth (byte/s)", "TDP (W)")

@@ -22,12 +22,11 @@ The export is GPL-licensed data of its publisher: import your own copy; benchkg 
 from __future__ import annotations
 
 import json
-import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from ..errors import InputError, InputProblem
-from .common import ImportReport, read_record_json, slug, write_record
+from benchkg.kernel.errors import InputError, InputProblem
+from benchkg.importers.common import ImportReport, read_record_json, slug, write_record
 
 #: InferenceX's hardware keys, models, frameworks and precisions → benchkg's records
 HARDWARE = {"b200": "nvidia-b200-sxm-180gb", "b300": "nvidia-b300-sxm-270gb", "gb200": "nvidia-gb200",
@@ -57,7 +56,7 @@ def check_rows(path: Path, rows) -> None:
 
     >>> check_rows(Path("x.json"), [{"hardware": "b200"}])
     Traceback (most recent call last):
-    benchkg.errors.InputError: x.json: /0: missing framework, model, precision, isl, osl, conc, num_prefill_gpu, num_decode_gpu, metrics; is this an InferenceX benchmarks export?
+    benchkg.kernel.errors.InputError: x.json: /0: missing framework, model, precision, isl, osl, conc, num_prefill_gpu, num_decode_gpu, metrics; is this an InferenceX benchmarks export?
     """
     if not isinstance(rows, list):
         raise InputError([InputProblem(path, 1, "", "not a list of benchmark rows; is this an InferenceX benchmarks export?")])

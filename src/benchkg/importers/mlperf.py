@@ -12,9 +12,9 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
-from ..errors import InputError, InputProblem
-from ..schema import DESCRIPTION_FIELDS
-from .common import (TABLES, ImportReport, accelerator_table, alias_index, read_record_json, slug,
+from benchkg.kernel.errors import InputError, InputProblem
+from benchkg.records.schema import DESCRIPTION_FIELDS
+from benchkg.importers.common import (TABLES, ImportReport, accelerator_table, alias_index, read_record_json, slug,
                      write_record)
 
 SCENARIOS = {"Offline": "offline", "Server": "server", "Interactive": "interactive",
@@ -166,7 +166,7 @@ def check_rows(summary: Path, rows) -> None:
 
     >>> check_rows(Path("s.json"), [{"ID": "4.1-0001"}])
     Traceback (most recent call last):
-    benchkg.errors.InputError: s.json: /0: missing Category, Submitter, Platform, Model, Scenario, Suite, Availability, Performance_Result, Performance_Units; is this MLPerf's summary_results.json?
+    benchkg.kernel.errors.InputError: s.json: /0: missing Category, Submitter, Platform, Model, Scenario, Suite, Availability, Performance_Result, Performance_Units; is this MLPerf's summary_results.json?
     """
     if not isinstance(rows, list):
         raise InputError([InputProblem(summary, 1, "", "not a list of results; is this MLPerf's summary_results.json?")])

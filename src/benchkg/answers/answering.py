@@ -1,0 +1,89 @@
+"""An answer to a saved query: its rows and everything said under them, assembled one way for the
+command line, the Python API and the site.
+
+Under the rows go the comparison caveats the rows trigger (once), the rounds of the family with no
+row, for an empty answer the part of the slice that emptied it, and what the like-with-like defaults
+left out; above them, a title naming the slice and the defaults in force.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from benchkg.answers.caveats import answer_caveats, answer_claims, left_out
+from benchkg.answers.disclosure import disclose
+from benchkg.answers.explain import absent_rounds, why_empty
+from benchkg.answers.queries import settle
+from benchkg.kernel.rows import window
+from benchkg.kernel.vocab import DEFAULT_BASE
+from benchkg.answers.queries import ANY
+
+
+@dataclass
+class Answer:
+    """A query's answer with what the command prints under it: the RDF results, the comparison
+    caveats the rows trigger and what the like-with-like defaults left out."""
+
+    saved: object  # benchkg.answers.queries.SavedQuery
+    results: object  # benchkg.answers.queries.Results
+    caveats: list  # benchkg.answers.caveats.Caveat
+    left_out: str
+    resolved: list = field(default_factory=list)  # "'NVIDIA GB300' is accelerators/nvidia-gb300", for each name typed
+    params: dict = field(default_factory=dict)  # the parameters as given (after names were resolved)
+    absent: str = ""  # the rounds of the family with no row ("No result in …"), for a query with "#+ rounds:"
+    empty: str = ""  # for an empty answer, which part of the slice emptied it
+    settled: dict = field(default_factory=dict)  # what an "auto" default stood for ({"unit": "ms"})
+    disclosure: object = None  # benchkg.answers.disclosure.Disclosure, when asked for (--cite)
+
+    def notes(self) -> list[str]:
+        """What is said under the answer, in order: absent rounds, why it is empty, what was left out."""
+        return [n for n in (self.absent, self.empty, self.left_out) if n]
+
+    @property
+    def title(self) -> str:
+        """One line naming the question, the slice asked for and the defaults in force.
+
+        >>> from benchkg.answers.queries import find_query
+        >>> Answer(find_query("leaderboard"), None, [], "", [], {"scenario": "offline"}).title
+        'leaderboard: scenario=offline · defaults: model=llama2-70b, division=closed, accuracy=99, system_type=datacenter, unit=auto, sort=per_accelerator'
+        """
+
+        given = [f"{k}={v}" for k, v in self.params.items() if v != ANY]
+        lifted = [f"{k}=any" for k, v in self.params.items() if v == ANY]
+        defaults = [f"{n}={self.settled[n]} (auto)" if n in self.settled else f"{n}={p.default}"
+                    for n, p in self.saved.params.items() if p.default is not None and n not in self.params]
+        parts = [" ".join(given + lifted) or "(as saved)"]
+        if defaults:
+            parts.append("defaults: " + ", ".join(defaults))
+        return f"{self.saved.name}: " + " · ".join(parts)
+
+
+
+def assemble(saved, params: dict[str, str], run: Callable, select: Callable[[str], list[dict]], *,
+             limit: int | None = None, offset: int = 0, resolved: list[str] = (), base: str = DEFAULT_BASE,
+             cite: bool = False) -> Answer:
+    """Run ``saved`` with ``params`` through ``run(params, limit=, offset=)`` (embedded or remote) and
+    assemble the :class:`Answer`; ``select`` runs the small queries its caveats and notes need.
+    With ``limit``/``offset`` only that window of rows is kept; the caveats are the whole answer's.
+    An ``auto`` default is settled once here (:func:`benchkg.answers.queries.settle`) and runs as if given; with
+    ``cite``, each shown row's claims get the MLPerf disclosure footnotes (:mod:`benchkg.answers.disclosure`)."""
+    settled = settle(saved, params, base, select)
+
+    def settled_run(p, **window_):
+        return run({**settled, **p}, **window_)
+
+    windowed = limit is not None or offset
+    results = settled_run(params, limit=limit, offset=offset) if windowed else settled_run(params)
+    if windowed and results.total is None:  # a remote answer comes whole: the window is cut here
+        results = window(results, limit, offset, claims=saved.claims)
+    caveats = answer_caveats(select, results, saved.claims)
+    kept = answer_claims(results, saved.claims)
+    answer = Answer(saved, results, caveats, left_out(saved, params, settled_run, select, kept, settled),
+                    list(resolved), dict(params), settled=settled)
+    if saved.rounds and results.count == len(results.rows):
+        answer.absent = absent_rounds(select, saved, params, results)
+    if not results.count:
+        answer.empty = why_empty(saved, {**params, **settled}, run)
+    if cite:
+        answer.disclosure = disclose(select, results, saved.claims)
+    return answer

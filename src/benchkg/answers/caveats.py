@@ -1,0 +1,248 @@
+"""Comparison caveats (DESIGN §5.4): the gotchas that apply to a *set* of claims compared together.
+
+A gotcha with ``compares: {dimension, between}`` applies to the claims of one answer — a pair in
+``compare``, the rows of a ranking, a chart — when they differ in that dimension (and, if it names
+values, when at least two of the named values are among them). It is reported once per answer with
+how the claims split ("format: fp4 1 claim, fp8 3 claims"), never on a row: a caveat on every row
+warns about nothing. Two stated values must differ: a claim that states none (a vendor claim without
+an accuracy tier) is counted in the split but triggers nothing by itself. Claim caveats and finding caveats, which do apply to single claims, are the
+``bk:caveat`` links the build derives.
+
+Everything here is SPARQL over the graph, so it answers the same embedded and over ``--endpoint``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from benchkg.kernel.vocab import curator_name
+from benchkg.answers.queries import store_select as select
+from benchkg.graph.remote import run_remote_sparql
+from benchkg.answers.results import wrap
+from benchkg.answers.queries import ANY
+
+#: dimension -> the property path from a claim to its value in that dimension
+DIMENSIONS = {
+    "scenario": "bk:scenario",
+    "suite-family": "bk:suite/bk:suiteFamily",
+    "round": "bk:suite",
+    "division": "bk:division",
+    "accuracy-tier": "bk:accuracyTarget",
+    "format": "bk:numericFormat",
+    "measured-by": "bk:measuredBy",
+    "availability": "bk:availability",
+    "inferred": "bk:inferred",
+    "accelerator-count": "bk:acceleratorCount",
+    "system-type": "bk:systemType",
+    "unit": "bk:result/qudt:hasUnit",
+    "metric": "bk:result/bk:metric",
+}
+NOT_STATED = "(not stated)"
+_PREFIXES = "PREFIX bk: <https://w3id.org/benchkg/ontology#>\nPREFIX qudt: <http://qudt.org/schema/qudt/>\n" \
+            "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+_SEVERITY_ORDER = {"critical": 0, "caution": 1, "info": 2}
+
+
+@dataclass
+class Caveat:
+    """A comparison caveat an answer triggers, with how its claims split in the dimension."""
+
+    gotcha: str
+    severity: str
+    title: str
+    statement: str
+    dimension: str
+    split: list[tuple[str, int]] = field(default_factory=list)  # (value, claims), most first
+    pairs: tuple[int, int] | None = None  # (pairs it touches, pairs in the answer), for pair answers
+
+    def text(self) -> str:
+        """One line: ``[critical] id: title — dimension: a 3 claims, b 1 claim``."""
+        parts = ", ".join(f"{value} {n} claim{'s' if n != 1 else ''}" for value, n in self.split)
+        where = f" (in {self.pairs[0]} of {self.pairs[1]} pairs)" if self.pairs else ""
+        return f"[{self.severity}] {self.gotcha}: {self.title} — {self.dimension}: {parts}{where}"
+
+
+def comparison_gotchas(select: Callable[[str], list[dict]]) -> list[dict]:
+    """Every comparison gotcha: id, severity, title, statement, dimension and named values."""
+    rows = select(_PREFIXES + """SELECT ?g ?severity ?title ?statement ?dimension ?between ?metric WHERE {
+        ?g a bk:Gotcha ; bk:compares ?rule ; rdfs:label ?title .
+        ?rule bk:dimension ?dimension .
+        OPTIONAL { ?g bk:severity ?severity } OPTIONAL { ?g bk:statement ?statement }
+        OPTIONAL { ?rule bk:betweenValue ?between } OPTIONAL { ?rule bk:comparesMetric ?metric } } ORDER BY ?g ?between""")
+    out: dict[str, dict] = {}
+    for row in rows:
+        g = out.setdefault(row["g"], {"gotcha": curator_name(row["g"]), "severity": curator_name(row.get("severity", "")),
+                                      "title": row["title"], "statement": row.get("statement", ""),
+                                      "dimension": curator_name(row["dimension"]), "between": [], "metrics": []})
+        if row.get("between") and row["between"] not in g["between"]:
+            g["between"].append(row["between"])
+        if row.get("metric") and curator_name(row["metric"]) not in g["metrics"]:
+            g["metrics"].append(curator_name(row["metric"]))
+    return list(out.values())
+
+
+def _of_metrics(select, claims: list[str], metrics: list[str], cache: dict) -> set[str]:
+    """The claims (of ``claims``) whose headline metric is one of ``metrics`` (all when none is named)."""
+    if not metrics:
+        return set(claims)
+    values = cache.setdefault("metric", claim_values(select, claims, "metric"))
+    return {c for c, vs in values.items() if vs & set(metrics)}
+
+
+def claim_values(select: Callable[[str], list[dict]], claims: Iterable[str], dimension: str) -> dict[str, set[str]]:
+    """claim IRI -> its values (short names) in ``dimension``; a claim that states none has NOT_STATED."""
+    claims = sorted(set(claims))
+    values: dict[str, set[str]] = {c: set() for c in claims}
+    if not claims:
+        return values
+    rows = select(_PREFIXES + f"SELECT ?claim ?v WHERE {{ VALUES ?claim {{ {' '.join(f'<{c}>' for c in claims)} }} "
+                  f"?claim {DIMENSIONS[dimension]} ?v }}")
+    for row in rows:
+        values[row["claim"]].add(curator_name(row["v"]))
+    return {c: (v or {NOT_STATED}) for c, v in values.items()}
+
+
+def comparison_caveats(select: Callable[[str], list[dict]], claims: Iterable[str]) -> list[Caveat]:
+    """The comparison caveats a set of claims triggers, most severe first.
+
+    ``select`` runs SPARQL SELECT text and gives rows as {variable: value text}, so the same code
+    serves the embedded store and a remote endpoint.
+    """
+    claims = sorted(set(claims))
+    found: list[Caveat] = []
+    cache: dict[str, dict[str, set[str]]] = {}
+    for g in comparison_gotchas(select):
+        dimension = g["dimension"]
+        if dimension not in DIMENSIONS or len(claims) < 2:
+            continue
+        values = cache.setdefault(dimension, claim_values(select, claims, dimension))
+        counted = _of_metrics(select, claims, g["metrics"], cache)
+        values = {c: v for c, v in values.items() if c in counted}
+        counts: dict[str, int] = {}
+        for claim_values_ in values.values():
+            for v in claim_values_:
+                counts[v] = counts.get(v, 0) + 1
+        named = set(g["between"])
+        if named:
+            present = named & set(counts)
+            if len(present) < 2:
+                continue
+            split = {v: n for v, n in counts.items() if v in named}
+        elif len(set(counts) - {NOT_STATED}) < 2:  # a claim that states no value differs from none
+            continue
+        else:
+            split = counts
+        found.append(Caveat(g["gotcha"], g["severity"], g["title"], g["statement"], dimension,
+                            sorted(split.items(), key=lambda kv: (-kv[1], kv[0]))))
+    return sorted(found, key=lambda c: (_SEVERITY_ORDER.get(c.severity, 3), c.gotcha))
+
+
+def pair_caveats(select: Callable[[str], list[dict]], pairs: Iterable[tuple[str, str]]) -> list[Caveat]:
+    """The comparison caveats of an answer whose rows are pairs (Server beside Offline, vendor beside
+    audited): a caveat applies where the two claims *of a row* differ as its rule says; it is
+    reported once, with how many pairs it touches and how their claims split."""
+    pairs = sorted({tuple(p) for p in pairs if len(set(p)) == 2})
+    claims = sorted({c for p in pairs for c in p})
+    found: list[Caveat] = []
+    cache: dict[str, dict[str, set[str]]] = {}
+    for g in comparison_gotchas(select):
+        dimension = g["dimension"]
+        if dimension not in DIMENSIONS or not pairs:
+            continue
+        values = cache.setdefault(dimension, claim_values(select, claims, dimension))
+        counted = _of_metrics(select, claims, g["metrics"], cache)
+        named = set(g["between"])
+        touched, counts = 0, {}
+        for a, b in pairs:
+            if a not in counted or b not in counted:
+                continue
+            both = values[a] | values[b]
+            stated = both - {NOT_STATED}
+            if values[a] == values[b] or len(stated) < 2 or (named and len(named & both) < 2):
+                continue
+            touched += 1
+            for v in (both & named if named else both):
+                counts[v] = counts.get(v, 0) + 1
+        if touched:
+            caveat = Caveat(g["gotcha"], g["severity"], g["title"], g["statement"], dimension,
+                            sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+            caveat.pairs = (touched, len(pairs))
+            found.append(caveat)
+    return sorted(found, key=lambda c: (_SEVERITY_ORDER.get(c.severity, 3), c.gotcha))
+
+
+def answer_caveats(select: Callable[[str], list[dict]], results, columns: tuple[str, ...]) -> list[Caveat]:
+    """The comparison caveats of a query's answer: across its rows, or within each row's pair when
+    its ``#+ claims:`` header names two columns."""
+    if len(columns) == 2:
+        if results.claim_rows is not None:
+            return pair_caveats(select, [r for r in results.claim_rows if None not in r])
+        return pair_caveats(select, [(row[columns[0]].value, row[columns[1]].value) for row in results.rows
+                                     if columns[0] in row and columns[1] in row])
+    return comparison_caveats(select, answer_claims(results, columns))
+
+
+def store_select(store) -> Callable[[str], list[dict]]:
+    """A ``select`` for :func:`comparison_caveats` on the embedded store."""
+
+    return select(store)
+
+
+def endpoint_select(endpoint: str, timeouts=None) -> Callable[[str], list[dict]]:
+    """A ``select`` for :func:`comparison_caveats` on a SPARQL 1.1 endpoint."""
+
+    return lambda text: [{k: v.value for k, v in row.items()} for row in run_remote_sparql(endpoint, text, timeouts).rows]
+
+
+def answer_claims(results, columns: Iterable[str]) -> list[str]:
+    """The claim IRIs in the named columns of a query's answer (its ``#+ claims:`` header): of every
+    row counted, when the answer was windowed."""
+    if getattr(results, "claim_rows", None) is not None:
+        return sorted({value for row in results.claim_rows for value in row if value is not None})
+    return sorted({row[c].value for row in results.rows for c in columns if c in row})
+
+
+def format_caveats(caveats: list[Caveat], rows: int) -> str:
+    """The caveats an answer triggers, once, as lines under the table."""
+    if not caveats:
+        return ""
+
+    head = f"Comparison caveats these {rows} row{'s' if rows != 1 else ''} trigger (once for the whole answer):"
+    return "\n".join([wrap(head)] + [wrap(f"  {c.text()}", indent="      ") for c in caveats])
+
+
+#: parameters whose defaults keep a ranking like with like, and the dimension each one fixes
+LIKE_WITH_LIKE = {"unit": "unit", "accuracy": "accuracy-tier", "division": "division", "system_type": "system-type"}
+
+
+def left_out(saved, params: dict[str, str], run: Callable[[dict[str, str]], object],
+             select: Callable[[str], list[dict]], kept: list[str], settled: dict[str, str] | None = None) -> str:
+    """What the like-with-like defaults left out of an answer, counted by the value that kept each
+    result out, with the parameter that brings it back; "" when nothing was left out.
+
+    ``run(params)`` answers the same query with other parameters; ``kept`` is the answer's claims;
+    ``settled`` what an ``auto`` default stood for (:func:`benchkg.answers.queries.settle`).
+    """
+    defaults = [name for name in LIKE_WITH_LIKE if name in saved.params and name not in params
+                and saved.params[name].default is not None]
+    if not defaults or not saved.claims:
+        return ""
+
+    everything = answer_claims(run({**params, **{name: ANY for name in defaults}}), saved.claims)
+    out = sorted(set(everything) - set(kept))
+    if not out:
+        return ""
+    parts = []
+    for name in defaults:
+        default = (settled or {}).get(name, saved.params[name].default)
+        values = claim_values(select, out, LIKE_WITH_LIKE[name])
+        counts: dict[str, int] = {}
+        for vs in values.values():
+            for v in vs - {default, NOT_STATED}:  # a result that states no value is not left out by it
+                counts[v] = counts.get(v, 0) + 1
+        if counts:
+            listed = ", ".join(f"{v} {n}" for v, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+            parts.append(f"{LIKE_WITH_LIKE[name]} {listed} (--param {name}=VALUE, or {name}=any)")
+
+    return wrap(f"Left out, to compare like with like: {len(out)} result{'s' if len(out) != 1 else ''} — "
+                + "; ".join(parts), indent="  ")

@@ -1,0 +1,145 @@
+"""One entity, readable: its fields, what benchkg derived, what refers to it, its gotchas and findings."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from benchkg.kernel.errors import UsageError
+from benchkg.answers.explain import TERMS, terms_in
+from benchkg.records.reader import read_record
+from benchkg.records.schema import ID_PATTERN, KINDS
+from benchkg.kernel.vocab import DEFAULT_BASE, record_iri
+from benchkg.records.layout import record_path
+from benchkg.answers.queries import run_sparql
+from benchkg.answers.results import short
+from benchkg.answers.queries import run_query
+
+
+def find_record_path(data_dir: Path, ident: str) -> tuple[str, Path]:
+    """Find a record by ``id`` or ``kind/id``.
+
+    :raises UsageError: when no record has that id, or several kinds do (name the kind then).
+    """
+
+    kind, sep, rid = ident.partition("/")
+    if not ID_PATTERN.match(rid if sep else ident):
+        raise UsageError(f"{ident!r} is not a record id (lower-case letters, digits, '.' and '-'), or kind/id; "
+                         f"e.g. 'benchkg show llama2-70b' or 'benchkg show models/llama2-70b'")
+    if sep:
+        candidates = [(kind, record_path(data_dir, kind, rid))] if kind in KINDS else []
+    else:
+        candidates = [(k, record_path(data_dir, k, ident)) for k in KINDS]
+    found = [(k, p) for k, p in candidates if p.is_file()]
+    if not found:
+        raise UsageError(f"no record {ident!r} in {data_dir}; ids are file stems, e.g. "
+                         f"'benchkg show llama2-70b' or 'benchkg show models/llama2-70b'")
+    if len(found) > 1:
+        raise UsageError(f"{ident!r} is an id in several kinds ({', '.join(k for k, _ in found)}); "
+                         f"say which, e.g. {found[0][0]}/{ident}")
+    return found[0]
+
+
+#: how many referring records ``show`` lists by id before it counts them by kind instead
+REFERRERS_LISTED = 12
+
+
+def describe(store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT_BASE, all_referrers: bool = False) -> str:
+    """A readable page about one record (fields as written, derived values, references to it (by kind
+    with counts when there are many, every id with ``all_referrers``), gotchas that apply, findings,
+    and what MLPerf's terms in it mean)."""
+
+    kind, path = find_record_path(Path(data_dir), ident)
+    record_id = path.stem
+    iri = record_iri(base, kind, record_id)
+    data = read_record(path, kind).data  # as benchkg reads it: 72.0 is the count 72
+    lines = [f"{kind}/{record_id}", f"  IRI   {iri}", f"  file  {path}", ""]
+    for key, value in data.items():
+        if key == "id":
+            continue
+        if key == "description" and isinstance(value, dict):
+            lines.append("  description (the submitter's words, verbatim):")
+            lines += [f"    {name}: {text}" for name, text in value.items()]
+            continue
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=_number)
+        lines.append(f"  {key}: {text}")
+    derived = run_sparql(store, f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
+        PREFIX qudt: <http://qudt.org/schema/qudt/>
+        SELECT ?value ?unit ?scope WHERE {{ <{iri}> bk:derivedValue ?d .
+          ?d qudt:value ?value ; bk:scope ?scope . OPTIONAL {{ ?d qudt:hasUnit ?unit }} }}""")
+    for row in derived.rows:
+        lines.append(f"  derived: {short(row['value'])} {short(row.get('unit'))} {short(row['scope'])} "
+                     f"(= value ÷ accelerator_count; not stated by the source)")
+    if kind == "systems":
+        lines += _system_fabrics(store, iri)
+    if kind == "benchmarks":
+        lines += _compute_bound(store, record_id, base)
+    refs = run_sparql(store, f"""SELECT DISTINCT ?s WHERE {{ ?s ?p <{iri}> .
+        FILTER(STRSTARTS(STR(?s), "{base}id/") && !CONTAINS(STR(?s), "#")) }} ORDER BY ?s""")
+    if refs.rows:
+        referrers = [_kind_id(r["s"].value, base) for r in refs.rows]
+        if all_referrers or len(referrers) <= REFERRERS_LISTED:
+            lines += ["", "referred to by:"] + [f"  {r}" for r in referrers]
+        else:
+            by_kind: dict[str, list[str]] = {}
+            for r in referrers:
+                by_kind.setdefault(r.split("/", 1)[0], []).append(r.split("/", 1)[-1])
+            lines += ["", f"referred to by {len(referrers):,} records (--all lists them):"]
+            lines += [f"  {k}: {len(ids):,}" + (f" ({', '.join(ids[:3])}{', …' if len(ids) > 3 else ''})")
+                      for k, ids in sorted(by_kind.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
+    if kind == "benchmarks":
+        gotchas = run_sparql(store, f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
+            PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+            SELECT ?g ?title ?severity WHERE {{ <{iri}> bk:caveat ?g . ?g rdfs:label ?title .
+              OPTIONAL {{ ?g bk:severity ?severity }} }} ORDER BY ?g""")
+        lines += ["", "gotchas that apply:"]
+        lines += [f"  [{short(r.get('severity'))}] {short(r['g'])}: {r['title'].value}" for r in gotchas.rows] or ["  none"]
+    mine = [f for f in findings if f.focus == f"{kind}/{record_id}"]
+    lines += ["", "findings:"] + ([f"  {f}" for f in mine] or ["  none"])
+    terms = terms_in(data)
+    if terms:
+        lines += ["", "what its terms mean (benchkg explain TERM):"]
+        lines += [f"  {t}: {TERMS[t]}" for t in terms]
+    return "\n".join(lines)
+
+
+def _system_fabrics(store, iri: str) -> list[str]:
+    """The fabric a system's submitter states, beside what its chips' specifications say."""
+
+    rows = run_sparql(store, f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
+        SELECT ?ic ?spec WHERE {{ <{iri}> bk:interconnect ?ic .
+          BIND (EXISTS {{ <{iri}> bk:accelerator ?a . ?a bk:interconnect ?ic }}
+                || EXISTS {{ <{iri}> bk:accelerator/bk:madeOf ?chip . ?chip bk:interconnect ?ic }} AS ?spec)
+        }} ORDER BY ?ic""").rows
+    if not rows:
+        return []
+    out = ["", "fabric present, as the submitter states it:"]
+    for row in rows:
+        note = "also in the chip's specification" if row["spec"].value == "true" else "stated by the submitter only"
+        out.append(f"  {short(row['ic'])} ({note})")
+    return out
+
+
+def _compute_bound(store, record_id: str, base: str) -> list[str]:
+    """The claim's per-accelerator value as a fraction of its compute bound (the saved query
+    compute-bound), or nothing where the record lacks what the bound needs."""
+
+    rows = run_query(store, "compute-bound", {"record": record_id}, base=base).rows
+    if not rows:
+        return []
+    r = rows[0]
+    return [f"  compute bound: {short(r['per_accelerator'])} tokens/s per accelerator is {float(r['fraction'].value):.1%} "
+            f"of {short(r['bound'])} ({short(r['peak_tflops'])} TFLOP/s dense at {r['format'].value} ÷ (2 × "
+            f"{short(r['active_parameters_b'])} B active parameters); above 100 % is impossible"]
+
+
+def _number(value):
+    """JSON for a Decimal benchkg read exactly (910621.36 stays 910621.36)."""
+    from decimal import Decimal
+
+    if isinstance(value, Decimal):
+        return float(value) if value != value.to_integral_value() else int(value)
+    raise TypeError(type(value).__name__)
+
+
+def _kind_id(iri: str, base: str) -> str:
+    return iri[len(base) + 3:] if iri.startswith(base + "id/") else iri

@@ -1,0 +1,442 @@
+"""``benchkg draft SOURCE``: a draft claim from a saved blog post, press release or record page.
+
+It reads the text (``.html``, ``.md`` or ``.txt``) sentence by sentence and writes down what the text
+says, never more: every number with a throughput, latency or count unit (each with its sentence as
+the quote), the headline number (the first throughput), the chips, model, suite, round, scenario,
+division, format, engine and organisations it names (through the records' ids, names and aliases),
+and ``omitted_by_source`` for what it does not state. What it cannot decide (who measured the
+number, which of two chips ran it) is left out of the record and said in a comment: a draft
+validates only once a person has filled the gaps. Prices, years, percentages and model sizes are
+numbers too, and are left alone.
+"""
+from __future__ import annotations
+
+import html
+import html.parser
+import json
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+from benchkg.kernel.errors import UsageError
+from benchkg.records.names import Names
+from benchkg.kernel.numbers import Mention, mentions
+
+#: a unit right after a number (words between allowed), and what it makes the number
+UNITS = [
+    (re.compile(r"^\s*(?:output\s+|input\s+|total\s+|generated\s+)?(?:tokens?|tok)\s*(?:/|per)\s*(?:s|sec|second)\b"
+                r"|^\s*(?:output\s+|total\s+)?tokens?/s\b|^\s*tps\b", re.I), ("throughput", "tokens/s")),
+    (re.compile(r"^\s*(?:queries|requests)\s*(?:/|per)\s*(?:s|sec|second)\b|^\s*qps\b", re.I),
+     ("throughput", "queries/s")),
+    (re.compile(r"^\s*samples?\s*(?:/|per)\s*(?:s|sec|second)\b", re.I), ("throughput", "samples/s")),
+    (re.compile(r"^\s*(?:ms|milliseconds?)\b", re.I), ("latency", "ms")),
+    (re.compile(r"^\s*(?:[\w.-]+\s+){0,3}(?:gpus|accelerators|chips)\b|^-gpu\b", re.I), ("count", "accelerators")),
+    (re.compile(r"^\s*(?:compute\s+)?(?:nodes|trays|servers)\b|^-node\b", re.I), ("count", "nodes")),
+    (re.compile(r"^\s*(?:concurrent\s+(?:requests|users|streams)|concurrency)\b", re.I), ("count", "concurrency")),
+]
+#: what makes a number something else: a price, a percentage, a year, a size of a model or of memory
+NOT_A_FIGURE = re.compile(r"^\s*(?:%|percent|per\s*cent|x\b|×|times\b|[kmgt]b\b|gb/s|tb/s|gbps|tbps|b\b|bn\b|"
+                          r"billion[- ]parameter|parameters?\b|w\b|watts?\b|kw\b|nanoseconds?|ns\b|\$|usd|dollars?)", re.I)
+_SCENARIOS = [("interactive", r"\binteractive\b"), ("single-stream", r"\bsingle-?stream\b"),
+              ("multi-stream", r"\bmulti-?stream\b"), ("server", r"\bserver\b(?!\s+(?:throughput|harness))|\bserving\b"),
+              ("offline", r"\boffline\b"), ("endpoints", r"\bendpoints\b")]
+_SUITE = re.compile(r"MLPerf(?:®|™)?\s*(?:(?P<pre>Inference|Endpoints)\s*)?v?(?P<version>\d+\.\d+)(?:\s*(?P<post>Inference|Endpoints))?",
+                    re.I)
+#: fields a claim's source usually states; one the text does not state goes in omitted_by_source
+STATED_OR_OMITTED = ("division", "system_type", "scenario", "accuracy_target", "format_id", "engine_id", "node_count",
+                     "parallelism", "fabric_exercised", "load.concurrency", "mlperf_result_id")
+
+
+@dataclass
+class Figure:
+    """A number the text states with a unit, in its sentence."""
+
+    mention: Mention
+    kind: str  # throughput, latency, count
+    unit: str  # tokens/s, queries/s, samples/s, ms; accelerators, nodes, concurrency
+    sentence: str
+
+    @property
+    def scope(self) -> str:
+        if self.kind != "throughput":
+            return ""
+        if self.mention.per_accelerator:
+            return "per-accelerator"
+        return "per-user" if re.search(r"per\s+user", self.sentence, re.I) else "aggregate"
+
+    def describe(self) -> str:
+        value = f"{self.mention.value:,}"
+        what = {"accelerators": "accelerators", "nodes": "nodes", "concurrency": "concurrent requests"}.get(self.unit, self.unit)
+        scope = f" {self.scope}" if self.scope and self.scope != "aggregate" else ""
+        return f"{value} {what}{scope}"
+
+
+@dataclass
+class Draft:
+    """A draft claim, its source record, and what a person must decide."""
+
+    record: dict
+    source: dict
+    figures: list[Figure] = field(default_factory=list)
+    undecided: list[str] = field(default_factory=list)
+
+    def comment(self) -> str:
+        lines = [f"benchkg draft: {len(self.figures)} numbers with a unit in the text; the headline is the first "
+                 f"throughput" + (f" ({self.record['value']:,} {self.record['unit']}, {self.record['scope']})"
+                                  if "value" in self.record else " (none found)") + "."]
+        for f in self.figures:
+            lines.append(f"  - {f.describe()}: \"{_short(f.sentence)}\"")
+        if self.undecided:
+            lines.append("Not decided (fill these in, then run `benchkg validate`):")
+            lines += [f"  - {item}" for item in self.undecided]
+        return "\n".join(lines)
+
+
+class _Text(html.parser.HTMLParser):
+    """The visible text of an HTML page, a block element a line."""
+
+    BLOCKS = {"p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "br", "tr", "section", "article", "header",
+              "footer", "blockquote", "dd", "dt", "td", "th", "title"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skip = 0
+        self.pre = 0
+        self.heading: dict[str, list[str]] = {}  # "title", "h1": their text
+        self.open: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style", "noscript", "template"):
+            self.skip += 1
+        elif tag == "pre":
+            self.pre += 1
+        if tag in self.BLOCKS:
+            self.parts.append("\n")
+        if tag in ("title", "h1") and tag not in self.heading:
+            self.open, self.heading[tag] = tag, []
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style", "noscript", "template"):
+            self.skip = max(0, self.skip - 1)
+        elif tag == "pre":
+            self.pre = max(0, self.pre - 1)
+        if tag in self.BLOCKS:
+            self.parts.append("\n")
+        if tag == self.open:
+            self.open = None
+
+    def handle_data(self, data):
+        if self.skip:
+            return
+        if not self.pre:  # a line break inside a paragraph is a space, not the end of a sentence
+            data = re.sub(r"\s+", " ", data)
+        self.parts.append(data)
+        if self.open:
+            self.heading[self.open].append(data)
+
+    @property
+    def title(self) -> str:
+        for tag in ("h1", "title"):
+            text = " ".join("".join(self.heading.get(tag, [])).split())
+            if text:
+                return text
+        return ""
+
+
+def page_title(raw: str, suffix: str) -> str:
+    """A saved page's own title: an HTML page's h1 (else its title), a Markdown page's first heading;
+    "" for plain text (its first sentence is its title).
+
+    >>> page_title("<title>T</title><h1>Acme\\nships X8</h1><p>x</p>", ".html"), page_title("x\\n# Big news\\n", ".md")
+    ('Acme ships X8', 'Big news')
+    """
+    if suffix in (".html", ".htm"):
+        parser = _Text()
+        parser.feed(raw)
+        return parser.title
+    if suffix in (".md", ".markdown"):
+        m = re.search(r"^\s{0,3}#{1,6}\s*(.+)$", raw, re.M)
+        return m.group(1).strip() if m else ""
+    return ""
+
+
+def plain_text(raw: str, suffix: str) -> str:
+    """The readable text of a saved page: HTML without its markup (a paragraph a line), Markdown
+    without its syntax.
+
+    >>> plain_text("<p>It ran at <b>1,234</b>\\ntokens/s.</p><script>x=1</script>", ".html").strip()
+    'It ran at 1,234 tokens/s.'
+    >>> plain_text("# Title\\n**910,621** [tokens/s](http://x)", ".md")
+    'Title\\n910,621 tokens/s'
+    """
+    if suffix in (".html", ".htm"):
+        parser = _Text()
+        parser.feed(raw)
+        text = "".join(parser.parts)
+    elif suffix in (".md", ".markdown"):
+        text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", raw)  # links and images: their text
+        text = re.sub(r"^\s{0,3}#{1,6}\s*", "", text, flags=re.M)
+        text = re.sub(r"(\*\*|__|\*|_|`)(?=\S)(.+?)(?<=\S)\1", r"\2", text)
+    else:
+        text = raw
+    text = html.unescape(text).replace("\r", "")
+    return re.sub(r"[ \t\u00a0]+\n", "\n", re.sub(r"\n{3,}", "\n\n", text))
+
+
+def sentences(text: str) -> list[tuple[int, str]]:
+    r"""(offset, sentence) of every sentence: split after . ! ? before a capital, a quote or a bullet,
+    and at line ends; never inside a number (910621.36, v6.1, 0.7).
+
+    >>> [s for _, s in sentences("It ran at 910621.36 tokens/s. Then MLPerf v6.1 came.\nNext line")]
+    ['It ran at 910621.36 tokens/s.', 'Then MLPerf v6.1 came.', 'Next line']
+    """
+    out = []
+    for line in re.finditer(r"[^\n]+", text):
+        start = 0
+        for m in re.finditer(r"(?<=[.!?])\s+(?=[A-Z\"“'(•¹²³])", line.group()):
+            chunk = line.group()[start:m.start()]
+            if chunk.strip():
+                out.append((line.start() + start, chunk.strip()))
+            start = m.end()
+        chunk = line.group()[start:]
+        if chunk.strip():
+            out.append((line.start() + start + len(chunk) - len(chunk.lstrip()), chunk.strip()))
+    return out
+
+
+def figures(text: str) -> list[Figure]:
+    """Every number in ``text`` with a throughput, latency or count unit after it, in order."""
+    out = []
+    for offset, sentence in sentences(text):
+        for m in mentions(sentence):
+            after = sentence[m.end:]
+            before = sentence[max(0, m.start - 12):m.start]
+            if NOT_A_FIGURE.match(after) or re.search(r"[$€£]\s*$|\bUSD\s*$|\bv$|\bversion\s*$", before, re.I) \
+                    or m.multiplier in ("b", "bn", "billion"):
+                continue
+            unit = next((what for pattern, what in UNITS if pattern.search(after[:80])), None)
+            if unit is None:
+                continue
+            out.append(Figure(m, unit[0], unit[1], sentence))
+    return out
+
+
+def _short(sentence: str, limit: int = 160) -> str:
+    sentence = " ".join(sentence.split())
+    return sentence if len(sentence) <= limit else sentence[: limit - 1] + "…"
+
+
+def _number(value: Decimal):
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def slug(text: str) -> str:
+    """An id from a file name.
+
+    >>> slug("Blog: CoreWeave GB200 (v6.1)")
+    'blog-coreweave-gb200-v6.1'
+    """
+    return re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.") or "draft"
+
+
+def draft(path: Path, names: Names) -> Draft:
+    """The draft claim of one saved source (see the module's doc).
+
+    :raises UsageError: for a file that is not a readable .html, .md or .txt page.
+    """
+    path = Path(path)
+    if path.suffix.lower() not in (".html", ".htm", ".md", ".markdown", ".txt"):
+        raise UsageError(f"{path}: benchkg draft reads a saved .html, .md or .txt page, not {path.suffix or 'a file without an extension'}")
+    try:
+        raw = path.read_bytes()
+        if len(raw) > 5_000_000:
+            raise UsageError(f"{path}: {len(raw) / 1e6:.0f} MB is not a blog post; save the page as HTML or text")
+        text = plain_text(raw.decode("utf-8"), path.suffix.lower())
+        heading = page_title(raw.decode("utf-8"), path.suffix.lower())
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text; save the page as UTF-8") from None
+    except OSError as e:
+        raise UsageError(f"{path}: cannot read: {e.strerror or e}") from None
+    source_id = slug(path.stem)
+    found = figures(text)
+    throughput = [f for f in found if f.kind == "throughput"]
+    title = heading or next((s for _, s in sentences(text) if len(s) >= 40), path.stem)  # a headline, not a byline
+    record: dict = {"id": source_id, "title": _short(title, 200)}
+    undecided: list[str] = []
+    lead = throughput[0] if throughput else None
+    here = lead.sentence if lead else text
+    here = f"{title}\n{here}"  # what the title and the headline's sentence name comes first
+    _what_was_measured(record, text, here, names, undecided, lead.sentence if lead else "")
+    _on_what(record, text, here, names, found, undecided)
+    if lead:
+        record.update({"metric": "throughput", "value": _number(lead.mention.value), "unit": lead.unit,
+                       "scope": lead.scope})
+        others = [f for f in throughput[1:] if f.mention.value != lead.mention.value]
+        if others:
+            record["reported"] = [{"metric": "throughput", "value": _number(f.mention.value), "unit": f.unit,
+                                   "scope": f.scope} for f in others]
+    else:
+        undecided.append("the headline number: the text gives no number with a throughput unit (tokens/s, "
+                         "queries/s, samples/s)")
+    concurrency = next((f for f in found if f.unit == "concurrency"), None)
+    if concurrency:
+        record["load"] = {"concurrency": int(concurrency.mention.value)}
+    undecided.append("measured_by: vendor (the submitter's own release or post), third-party, or mlcommons (an "
+                     "audited MLPerf result: then give mlperf_result_id)")
+    record["sources"] = []
+    for f in ([lead] if lead else []) + [f for f in found if f is not lead]:
+        quote = _short(f.sentence, 400)
+        if quote not in [s["quote"] for s in record["sources"]]:
+            record["sources"].append({"source_id": source_id, "quote": quote})
+    if not record["sources"]:
+        record["sources"].append({"source_id": source_id, "quote": _short(title, 400)})
+    # a field the claim must state (an MLPerf Inference claim's division) is a gap to fill, not an omission
+    required = {"division"} if record.get("suite_id", "").startswith("mlperf-inference") else set()
+    record["omitted_by_source"] = [f for f in STATED_OR_OMITTED if not _stated(record, f, text) and f not in required]
+    source = {"id": source_id, "name": _short(title, 200), "notes": f"Drafted by benchkg draft from {path.name}."}
+    return Draft(_ordered(record), source, found, undecided)
+
+
+def _stated(record: dict, dotted: str, text: str) -> bool:
+    """Whether the draft has the field, or the text talks about it without the draft deciding it."""
+    head, _, tail = dotted.partition(".")
+    if head in record and (not tail or tail in record[head]):
+        return True
+    words = {"parallelism": r"\b(?:tensor|pipeline|expert)[- ]parallel|\bTP\s*=?\s*\d|\bEP\s*=?\s*\d",
+             "accuracy_target": r"\b99(?:\.9)?\s*%|\baccuracy\b", "format_id": r"\b(?:FP|INT|BF)\s?\d+\b|\bprecision\b",
+             "engine_id": r"\bTensorRT|\bvLLM\b|\bSGLang\b|\bengine\b", "mlperf_result_id": r"\b\d\.\d-\d{4}\b",
+             "fabric_exercised": r"\bexercis", "node_count": r"\bnodes?\b", "division": r"\b(?:closed|open)\b",
+             "system_type": r"\b(?:datacenter|data center|edge)\b", "scenario": r"\b(?:offline|server|interactive)\b",
+             "load.concurrency": r"\bconcurren"}
+    return bool(re.search(words.get(dotted, r"$^"), text, re.I))
+
+
+def _what_was_measured(record: dict, text: str, here: str, names: Names, undecided: list[str], lead: str = "") -> None:
+    suites = {}
+    for m in _SUITE.finditer(text):
+        family = (m.group("pre") or m.group("post") or "Inference").lower()
+        suite_id = f"mlperf-{family}-v{m.group('version')}"
+        if names.resolve("suites", suite_id):
+            suites[suite_id] = suites.get(suite_id, 0) + (10 if m.group() in here else 1)
+        else:
+            undecided.append(f"suite_id: the text names {m.group()!r}, which is no suite record; add one")
+    if suites:
+        best = sorted(suites, key=lambda s: -suites[s])
+        record["suite_id"] = best[0]
+        if len(best) > 1:
+            undecided.append(f"suite_id: the text also names {', '.join(best[1:])}")
+    for word, value in (("closed", "closed"), ("open", "open")):
+        if re.search(rf"\b{word}\b(?:\s+division)?", text, re.I) and re.search(r"\bdivision\b|\bclosed\b", text, re.I):
+            if word == "open" and not re.search(r"\bopen\s+division\b", text, re.I):
+                continue
+            record.setdefault("division", value)
+    if record.get("suite_id", "").startswith("mlperf-inference") and "division" not in record:
+        undecided.append("division: the text does not say closed or open (an MLPerf Inference claim names it; "
+                         "a vendor's post of an MLPerf number is usually closed)")
+    if re.search(r"\bdata\s?center\b", text, re.I):
+        record["system_type"] = "datacenter"
+    elif re.search(r"\bedge\b", text, re.I):
+        record["system_type"] = "edge"
+    # the scenario the headline's own sentence names, else the title's, else the text's ("Acme's X8
+    # server … in the Offline scenario": the product's name is not the scenario)
+    scenarios = []
+    for where in (lead, here, text):
+        scenarios = [value for value, pattern in _SCENARIOS if re.search(pattern, where, re.I)]
+        if scenarios:
+            break
+    family = record.get("suite_id", "")
+    if "endpoints" in family:
+        scenarios = ["endpoints"]
+    if len(scenarios) == 1:
+        record["scenario"] = scenarios[0]
+    elif scenarios:
+        record["scenario"] = scenarios[0]
+        undecided.append(f"scenario: the text names {', '.join(scenarios)}; the draft took {scenarios[0]} (near the headline)")
+    models = _named(names, "models", text, here)
+    if models:
+        record["model_id"] = models[0]
+        if len(models) > 1:
+            undecided.append(f"model_id: the text names {', '.join(models)}; the draft took {models[0]}")
+    else:
+        undecided.append("model_id: no model record is named in the text (add the model, or write its id)")
+    for kind, field_ in (("formats", "format_id"), ("engines", "engine_id")):
+        found = _named(names, kind, text, here)
+        if len(found) == 1:
+            record[field_] = found[0]
+        elif found:
+            undecided.append(f"{field_}: the text names {', '.join(found)}")
+
+
+def _on_what(record: dict, text: str, here: str, names: Names, found: list[Figure], undecided: list[str]) -> None:
+    chips = _named(names, "accelerators", text, here)
+    if chips:
+        record["accelerator_ids"] = [chips[0]]
+        if len(chips) > 1:
+            undecided.append(f"accelerator_ids: the text names {', '.join(chips)}; the draft took {chips[0]} (nearest "
+                             "the headline): check which ran the number")
+    else:
+        undecided.append("accelerator_ids: no accelerator record is named in the text")
+    counts = [f for f in found if f.unit == "accelerators"]
+    if counts:
+        nearest = next((f for f in counts if f.sentence in here), counts[0])
+        record["accelerator_count"] = int(nearest.mention.value)
+        others = sorted({int(f.mention.value) for f in counts} - {record["accelerator_count"]})
+        if others:
+            undecided.append(f"accelerator_count: the text also gives {', '.join(map(str, others))}")
+    else:
+        undecided.append("accelerator_count: the text states no count (an aggregate needs one: the per-accelerator "
+                         "value divides by it)")
+    nodes = [f for f in found if f.unit == "nodes"]
+    if nodes:
+        chosen = _beside(nodes, counts, record.get("accelerator_count"))
+        record["node_count"] = int(chosen.mention.value)
+        others = sorted({int(f.mention.value) for f in nodes} - {record["node_count"]})
+        if others:
+            undecided.append(f"node_count: the text also gives {', '.join(map(str, others))}")
+    organisations = [o for o in _named(names, "organizations", text, here, exclude=("accelerators", "models", "engines"))
+                     if o not in ("mlcommons", "nvidia", "amd", "intel", "google")]
+    if len(organisations) == 1:
+        record["submitter_id"] = organisations[0]
+    elif organisations:
+        undecided.append(f"submitter_id: the text names {', '.join(organisations)}")
+
+
+def _beside(candidates: list[Figure], anchors: list[Figure], value) -> Figure:
+    """The candidate written nearest a mention of ``value`` among ``anchors`` in the same sentence
+    ("on 17 nodes, leveraging 68 GPUs"), else the first."""
+    best, distance = candidates[0], None
+    for c in candidates:
+        for a in anchors:
+            if a.sentence == c.sentence and a.mention.value == value:
+                d = abs(a.mention.start - c.mention.start)
+                if distance is None or d < distance:
+                    best, distance = c, d
+    return best
+
+
+def _named(names: Names, kind: str, text: str, here: str, exclude: tuple[str, ...] = ()) -> list[str]:
+    """The ids of ``kind`` the text names, those in the headline's sentence first, then by how often."""
+    taken = [(a, b) for other in exclude for _, a, b in names.find(other, text)]
+    hits: dict[str, int] = {}
+    for record_id, a, b in names.find(kind, text):
+        if any(a < y and x < b for x, y in taken):
+            continue
+        hits[record_id] = hits.get(record_id, 0) + 1
+    near = {record_id for record_id, _, _ in names.find(kind, here)}
+    return sorted(hits, key=lambda r: (r not in near, -hits[r], r))
+
+
+ORDER = ("id", "title", "suite_id", "division", "system_type", "scenario", "model_id", "format_id", "engine_id",
+         "accelerator_ids", "accelerator_count", "node_count", "metric", "value", "unit", "scope", "reported", "load",
+         "submitter_id", "sources", "omitted_by_source")
+
+
+def _ordered(record: dict) -> dict:
+    return {k: record[k] for k in ORDER if k in record}
+
+
+def record_text(record: dict) -> str:
+    """A record as benchkg writes records: 2-space JSON, newline at the end."""
+    return json.dumps(record, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,166 @@
+"""The names people type and write for records: ids, names and aliases, matched the way people write
+them ("NVIDIA GB300", "GB300 NVL72", "Llama 2 70B", "llama2-70b", "ORACLE").
+
+One index serves the command line (a parameter, ``show`` or ``compare`` accepts any name of a record,
+case-insensitively, and says which record it took) and ``benchkg draft`` (which finds records named
+in a blog post's text).
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from benchkg.kernel.errors import UsageError
+
+#: the kinds whose records people name in prose and on the command line
+NAMED_KINDS = ("accelerators", "models", "engines", "formats", "organizations", "suites", "interconnects", "systems",
+               "benchmarks", "gotchas", "sources")
+
+
+def key(name: str) -> str:
+    """A name as the index compares it: lower case, letters and digits only.
+
+    >>> key("NVIDIA GB300 NVL72"), key("Llama 2 70B"), key("llama2-70b")
+    ('nvidiagb300nvl72', 'llama270b', 'llama270b')
+    """
+    return re.sub(r"[^0-9a-z]", "", name.lower())
+
+
+def _pattern(name: str) -> str:
+    """A regular expression finding ``name`` in prose: its letter and digit runs, in order, with spaces,
+    hyphens or nothing between them, not inside a longer word."""
+    runs = re.findall(r"[A-Za-z]+|[0-9]+(?:\.[0-9]+)?", name)
+    return r"(?<![A-Za-z0-9])" + r"[\s\-_/.]*".join(re.escape(r) for r in runs) + r"(?![A-Za-z0-9])"
+
+
+@dataclass
+class Names:
+    """Every record's names, by kind: ``by_key[kind][key(name)] -> {ids}``."""
+
+    by_key: dict[str, dict[str, set[str]]] = field(default_factory=dict)
+    names: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (kind, id) -> its names
+
+    def add(self, kind: str, record_id: str, *names: str) -> None:
+        for name in (record_id, *names):
+            if isinstance(name, str) and key(name):
+                self.by_key.setdefault(kind, {}).setdefault(key(name), set()).add(record_id)
+                self.names.setdefault((kind, record_id), [])
+                if name not in self.names[(kind, record_id)]:
+                    self.names[(kind, record_id)].append(name)
+
+    def ids(self, kind: str) -> list[str]:
+        return sorted(rid for k, rid in self.names if k == kind)
+
+    def resolve(self, kind: str, typed: str) -> list[str]:
+        """The ids of ``kind`` that ``typed`` names (an id, a name or an alias, any case); several if
+        the name is shared.
+
+        >>> n = Names(); n.add("accelerators", "nvidia-gb300", "NVIDIA GB300"); n.add("accelerators", "nvidia-gb300-nvl72", "GB300 NVL72")
+        >>> n.resolve("accelerators", "nvidia gb300"), n.resolve("accelerators", "GB300 NVL72"), n.resolve("accelerators", "B300")
+        (['nvidia-gb300'], ['nvidia-gb300-nvl72'], [])
+        """
+        if (kind, typed) in self.names:
+            return [typed]
+        return sorted(self.by_key.get(kind, {}).get(key(typed), set()))
+
+    def find(self, kind: str, text: str) -> list[tuple[str, int, int]]:
+        """(id, start, end) of each record of ``kind`` named in ``text``; where two names overlap, the
+        longer wins ("NVIDIA GB200 NVL72" is the rack, not the chip "NVIDIA GB200" inside it).
+
+        >>> n = Names(); n.add("accelerators", "nvidia-gb200", "NVIDIA GB200"); n.add("accelerators", "nvidia-gb200-nvl72", "NVIDIA GB200 NVL72")
+        >>> [m[0] for m in n.find("accelerators", "on a NVIDIA GB200 NVL72 system, 68 NVIDIA GB200 GPUs")]
+        ['nvidia-gb200-nvl72', 'nvidia-gb200']
+        """
+        found = []
+        for (k, record_id), names in self.names.items():
+            if k != kind:
+                continue
+            for name in names:
+                if len(key(name)) < 2:
+                    continue
+                for m in re.finditer(_pattern(name), text, re.I):
+                    found.append((record_id, m.start(), m.end()))
+        found.sort(key=lambda f: (f[1], -(f[2] - f[1])))
+        kept: list[tuple[str, int, int]] = []
+        for item in sorted(found, key=lambda f: -(f[2] - f[1])):
+            if not any(item[1] < k[2] and k[1] < item[2] for k in kept):
+                kept.append(item)
+        return sorted(kept, key=lambda f: f[1])
+
+
+def names_of(folders, kinds=NAMED_KINDS) -> Names:
+    """The names of every record of ``kinds`` in the record folders ``folders`` (a data folder and the
+    reference set it uses), read from the files: ids, ``name``, ``title`` (sources) and ``aliases``."""
+    out = Names()
+    for folder in folders:
+        for kind in kinds:
+            directory = Path(folder) / kind
+            if not directory.is_dir():
+                continue
+            for path in sorted(directory.glob("*.json")):
+                if kind in ("benchmarks", "systems"):
+                    out.add(kind, path.stem)  # ids only: thousands of long titles would slow every lookup
+                    continue
+                try:
+                    data = json.loads(path.read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    continue
+                if not isinstance(data, dict):
+                    continue
+                aliases = data.get("aliases") if isinstance(data.get("aliases"), list) else []
+                out.add(kind, path.stem, *(n for n in [data.get("name"), *aliases] if isinstance(n, str)))
+    return out
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A name a person typed, and the record it names."""
+
+    kind: str
+    id: str
+    typed: str
+
+    def note(self) -> str:
+        """What was resolved, for the person who typed it ("" when they typed the id).
+
+        >>> Resolved("accelerators", "nvidia-gb300", "NVIDIA GB300").note()
+        "'NVIDIA GB300' is accelerators/nvidia-gb300"
+        """
+        return "" if self.typed == self.id else f"{self.typed!r} is {self.kind}/{self.id}"
+
+
+def resolve(names: Names, kinds, typed: str, what: str = "") -> Resolved:
+    """The one record of ``kinds`` that ``typed`` names: an id, a name or an alias, in any case.
+
+    >>> n = Names(); n.add("organizations", "oracle", "Oracle"); n.add("accelerators", "nvidia-h100-sxm", "NVIDIA H100-SXM-80GB")
+    >>> resolve(n, ["organizations"], "ORACLE").id
+    'oracle'
+    >>> resolve(n, ["accelerators"], "h100 sxm", "accelerator")
+    Traceback (most recent call last):
+    benchkg.kernel.errors.UsageError: accelerator 'h100 sxm' names no record of accelerators; did you mean nvidia-h100-sxm?
+
+    :raises UsageError: when it names none (with the closest names) or several (with their ids).
+    """
+    import difflib
+
+
+    found = [(kind, rid) for kind in kinds for rid in names.resolve(kind, typed)]
+    if len(found) == 1:
+        return Resolved(found[0][0], found[0][1], typed)
+    label = f"{what} {typed!r}" if what else repr(typed)
+    if found:
+        listed = ", ".join(f"{k}/{r}" if len(kinds) > 1 else r for k, r in found)
+        raise UsageError(f"{label} names several records: {listed}; give the id")
+    keys = {k: rids for kind in kinds for k, rids in names.by_key.get(kind, {}).items()}
+    # records with a name that holds what was typed as words ("B300" in "NVIDIA B300-SXM-270GB", not in
+    # "GB300"), then names spelt alike
+    pattern = re.compile(_pattern(typed), re.I) if len(key(typed)) >= 2 else None
+    order = {k: i for i, k in enumerate(NAMED_KINDS)}
+    holding = [rid for (kind, rid), ns in sorted(names.names.items(), key=lambda kv: (order.get(kv[0][0], 99), kv[0][1]))
+               if kind in kinds and pattern is not None and any(pattern.search(n) for n in ns)]
+    close = difflib.get_close_matches(key(typed), list(keys), n=6, cutoff=0.6)
+    ids = list(dict.fromkeys(holding + [rid for k in close for rid in sorted(keys[k])]))[:4]
+    hint = f"; did you mean {', '.join(ids)}?" if ids else ""
+    where = f" of {', '.join(kinds)}" if len(kinds) <= 2 else ""
+    raise UsageError(f"{label} names no record{where}{hint}")

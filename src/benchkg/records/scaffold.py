@@ -1,0 +1,73 @@
+"""``benchkg init DIR``: a new data repository that keeps its own claims and uses benchkg's.
+
+It writes the folder layout (``data/<kind>/``, ``queries/``, ``shapes/``), ``benchkg.toml`` (which
+makes the folder a data repository, :mod:`benchkg.records.layout`), a ``.gitignore`` for ``.benchkg/``, an
+example claim with its system, a pre-commit config and a GitHub workflow that run
+``benchkg validate``, and a README.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from benchkg.kernel.version import __version__
+from benchkg.kernel.errors import UsageError
+from benchkg.kernel.resources import PACKAGE
+from benchkg.records.schema import KINDS
+
+#: benchkg's repository: the pre-commit hook and the GitHub Action (its action.yml) live there
+REPO_URL = "https://github.com/benchkg/benchkg"
+ACTION = "benchkg/benchkg"
+TEMPLATES = PACKAGE / "templates"
+
+#: file written -> template it comes from
+FILES = {
+    "benchkg.toml": "benchkg.toml",
+    ".gitignore": "gitignore",
+    ".pre-commit-config.yaml": "pre-commit-config.yaml",
+    ".github/workflows/benchkg.yml": "workflow.yml",
+    "README.md": "README.md",
+}
+
+
+def init_repo(target: Path) -> list[Path]:
+    """Write a new data repository in ``target`` (missing or empty); returns the files written.
+
+    >>> import tempfile
+    >>> repo = Path(tempfile.mkdtemp()) / "claims"
+    >>> [str(p.relative_to(repo)) for p in init_repo(repo)][:3]
+    ['benchkg.toml', '.gitignore', '.pre-commit-config.yaml']
+    >>> from benchkg.api import open
+    >>> [f.shape for f in open(repo / "data", persist=False).validate() if f.severity == "violation"]
+    []
+
+    :raises UsageError: if ``target`` is a file or a folder with something in it.
+    """
+    target = Path(target)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise UsageError(f"{target} is not an empty folder; benchkg init writes a new data repository "
+                         f"(pick a new folder, or add benchkg.toml to an existing one by hand: see its README)")
+    written = []
+    for name, template in FILES.items():
+        text = (TEMPLATES / template).read_text(encoding="utf-8")
+        for token, value in (("{repo_url}", REPO_URL), ("{action}", ACTION), ("{version}", __version__)):
+            text = text.replace(token, value)
+        written.append(_write(target / name, text))
+    for template in ("example-claim.json", "example-system.json"):
+        text = (TEMPLATES / template).read_text(encoding="utf-8")
+        kind = "benchmarks" if template == "example-claim.json" else "systems"
+        written.append(_write(target / "data" / kind / f"{json.loads(text)['id']}.json", text))
+    for folder in [*(f"data/{kind}" for kind in KINDS), "queries", "shapes"]:
+        if not (target / folder).exists():
+            written.append(_write(target / folder / ".gitkeep", ""))
+    return written
+
+
+def _write(path: Path, text: str) -> Path:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror or e}; choose a folder you can write "
+                         f"(benchkg init DIR makes DIR and everything in it)") from None
+    return path
