@@ -1,9 +1,12 @@
-# benchkg — `make demo` sets up and runs the main job; `make test` runs the tests.
+# benchkg — `make demo` sets up and runs the main job; `make test` runs the tests (all of them, as CI does);
+# `make check` is the fast loop: lint, format check and the tests that need no tool outside Python.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
+# two workers (pytest-xdist) on two cores; PYTEST_WORKERS= runs the tests in one process
+PYTEST_WORKERS ?= -n 2
 
-.PHONY: demo test test-tools install clean bench bench-import bench-data bench-serve bench-reference site
+.PHONY: demo test check lint test-tools install clean bench bench-import bench-data bench-serve bench-reference site
 
 $(BIN)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "benchkg needs Python >= 3.11")'
@@ -23,8 +26,17 @@ demo: install
 test-tools:
 	scripts/test-tools
 
-test: install test-tools
-	$(BIN)/python -m pytest
+test: install test-tools lint
+	$(BIN)/python -m pytest $(PYTEST_WORKERS)
+
+# Lint and format check (ruff), then the unit, doctest and in-process CLI tests: no Chromium, Virtuoso,
+# Apache, rapper or node, nothing marked slow.
+check: install lint
+	$(BIN)/python -m pytest -m "not external and not slow" $(PYTEST_WORKERS)
+
+lint: install
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
 
 # The static site of data/ in ./site (open site/index.html).
 site: install

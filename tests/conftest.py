@@ -1,4 +1,5 @@
 """Shared test helpers: the seed data, a copy of it to break, and the CLI run in-process."""
+
 from __future__ import annotations
 
 import shutil
@@ -8,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from benchkg.cli import app
-from benchkg.kernel.resources import ROOT
 from benchkg.graph.store import build_graph
+from benchkg.kernel.resources import ROOT
 
 FULL_DATA = ROOT / "data"
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -25,9 +26,13 @@ def _seed_copy() -> Path:
 
     root = Path(tempfile.mkdtemp(prefix="benchkg-seed-"))
     atexit.register(shutil.rmtree, root, True)
-    shutil.copytree(FULL_DATA, root / "data",
-                    ignore=lambda folder, names: [n for n in names if Path(folder).name == "benchmarks"
-                                                  and n.startswith("mlperf-") and n.endswith(".json")])
+    shutil.copytree(
+        FULL_DATA,
+        root / "data",
+        ignore=lambda folder, names: [
+            n for n in names if Path(folder).name == "benchmarks" and n.startswith("mlperf-") and n.endswith(".json")
+        ],
+    )
     return root / "data"
 
 

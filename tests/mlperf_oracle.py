@@ -9,6 +9,7 @@ description; tests/test_import.py checks that) — and from the chip records (a 
 base part, CPU or not, bandwidth, TDP). The seed claims (vendor posts, not in any summary) come from
 their records. The functions then filter, rank and pair exactly as each question asks.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,10 +19,20 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 ROUNDS = ("4.1", "5.1", "6.0")
-SCENARIOS = {"Offline": "offline", "Server": "server", "Interactive": "interactive",
-             "SingleStream": "single-stream", "MultiStream": "multi-stream"}
-UNITS = {"Tokens/s": "tokens/s", "Samples/s": "samples/s", "Queries/s": "queries/s", "Latency (ms)": "ms",
-         "Latency (s)": "s"}
+SCENARIOS = {
+    "Offline": "offline",
+    "Server": "server",
+    "Interactive": "interactive",
+    "SingleStream": "single-stream",
+    "MultiStream": "multi-stream",
+}
+UNITS = {
+    "Tokens/s": "tokens/s",
+    "Samples/s": "samples/s",
+    "Queries/s": "queries/s",
+    "Latency (ms)": "ms",
+    "Latency (s)": "s",
+}
 LOWER_IS_BETTER = {"ms", "s", "mJ", "W"}
 
 
@@ -119,41 +130,93 @@ def load(raw: Path, data: Path) -> Record:
             rec = claims[claim]
             model, tier, scenario = _model_and_tier(row["Model"])
             unit = UNITS[row["Performance_Units"]]
-            record.results.append(Result(
-                claim=claim, suite=f"mlperf-inference-v{version}", version=version, family="mlperf-inference",
-                division=row["Category"], system_types=frozenset(row["Suite"].split(",")),
-                availability=row["Availability"], model=model, tier=tier,
-                scenario=scenario or SCENARIOS[row["Scenario"]], value=Decimal(str(row["Performance_Result"])),
-                unit=unit, metric="latency" if unit in ("ms", "s") else "throughput", nodes=int(row.get("Nodes") or 1),
-                submitter=_slug(row["Submitter"]), inferred=bool(row.get("inferred")), measured_by="mlcommons",
-                capped="Power Cap" in row["Accelerator"], system=rec.get("system_id"),
-                ran_on=tuple(rec["accelerator_ids"]), chips=tuple(record.chip(a) for a in rec["accelerator_ids"]),
-                count=rec.get("accelerator_count")))
+            record.results.append(
+                Result(
+                    claim=claim,
+                    suite=f"mlperf-inference-v{version}",
+                    version=version,
+                    family="mlperf-inference",
+                    division=row["Category"],
+                    system_types=frozenset(row["Suite"].split(",")),
+                    availability=row["Availability"],
+                    model=model,
+                    tier=tier,
+                    scenario=scenario or SCENARIOS[row["Scenario"]],
+                    value=Decimal(str(row["Performance_Result"])),
+                    unit=unit,
+                    metric="latency" if unit in ("ms", "s") else "throughput",
+                    nodes=int(row.get("Nodes") or 1),
+                    submitter=_slug(row["Submitter"]),
+                    inferred=bool(row.get("inferred")),
+                    measured_by="mlcommons",
+                    capped="Power Cap" in row["Accelerator"],
+                    system=rec.get("system_id"),
+                    ran_on=tuple(rec["accelerator_ids"]),
+                    chips=tuple(record.chip(a) for a in rec["accelerator_ids"]),
+                    count=rec.get("accelerator_count"),
+                )
+            )
     for cid, rec in claims.items():
         if rec.get("mlperf_result_id") or "value" not in rec:
             continue
         suite = suites.get(rec["suite_id"], {})
         types = rec.get("system_type") or []
-        record.results.append(Result(
-            claim=cid, suite=rec["suite_id"], version=str(suite.get("version", "")), family=suite.get("family", ""),
-            division=rec.get("division"), system_types=frozenset([types] if isinstance(types, str) else types),
-            availability=rec.get("availability"), model=rec["model_id"], tier=rec.get("accuracy_target"),
-            scenario=rec["scenario"], value=Decimal(str(rec["value"])), unit=rec["unit"], metric=rec["metric"],
-            nodes=rec.get("node_count"), submitter=rec.get("submitter_id"), inferred=rec.get("inferred"),
-            measured_by=rec["measured_by"], capped="cap" in rec.get("clock_state", "").lower(),
-            system=rec.get("system_id"), ran_on=tuple(rec.get("accelerator_ids", [])),
-            chips=tuple(record.chip(a) for a in rec.get("accelerator_ids", [])), count=rec.get("accelerator_count"),
-            per_accelerator_stated=Decimal(str(rec["value"])) if rec.get("scope") == "per-accelerator" else None))
+        record.results.append(
+            Result(
+                claim=cid,
+                suite=rec["suite_id"],
+                version=str(suite.get("version", "")),
+                family=suite.get("family", ""),
+                division=rec.get("division"),
+                system_types=frozenset([types] if isinstance(types, str) else types),
+                availability=rec.get("availability"),
+                model=rec["model_id"],
+                tier=rec.get("accuracy_target"),
+                scenario=rec["scenario"],
+                value=Decimal(str(rec["value"])),
+                unit=rec["unit"],
+                metric=rec["metric"],
+                nodes=rec.get("node_count"),
+                submitter=rec.get("submitter_id"),
+                inferred=rec.get("inferred"),
+                measured_by=rec["measured_by"],
+                capped="cap" in rec.get("clock_state", "").lower(),
+                system=rec.get("system_id"),
+                ran_on=tuple(rec.get("accelerator_ids", [])),
+                chips=tuple(record.chip(a) for a in rec.get("accelerator_ids", [])),
+                count=rec.get("accelerator_count"),
+                per_accelerator_stated=Decimal(str(rec["value"])) if rec.get("scope") == "per-accelerator" else None,
+            )
+        )
     return record
 
 
 SLICE_DEFAULTS = {  # the defaults each saved query's "#+ slice:" line gives (the README documents them)
-    "leaderboard": {"model": "llama2-70b", "scenario": "server", "division": "closed", "accuracy": "99",
-                    "system_type": "datacenter", "unit": "auto"},
-    "best-per-accelerator": {"suite": "mlperf-inference-v6.0", "model": "llama2-70b", "scenario": "offline",
-                             "division": "closed", "accuracy": "99", "system_type": "datacenter", "unit": "auto"},
-    "round-over-round": {"accelerator": "nvidia-gb200-nvl72", "model": "llama2-70b", "scenario": "offline",
-                         "division": "closed", "accuracy": "99", "unit": "auto"},
+    "leaderboard": {
+        "model": "llama2-70b",
+        "scenario": "server",
+        "division": "closed",
+        "accuracy": "99",
+        "system_type": "datacenter",
+        "unit": "auto",
+    },
+    "best-per-accelerator": {
+        "suite": "mlperf-inference-v6.0",
+        "model": "llama2-70b",
+        "scenario": "offline",
+        "division": "closed",
+        "accuracy": "99",
+        "system_type": "datacenter",
+        "unit": "auto",
+    },
+    "round-over-round": {
+        "accelerator": "nvidia-gb200-nvl72",
+        "model": "llama2-70b",
+        "scenario": "offline",
+        "division": "closed",
+        "accuracy": "99",
+        "unit": "auto",
+    },
     "submitters-per-round": {"family": "mlperf-inference"},
     "new-in-round": {"suite": "mlperf-inference-v6.0"},
     "preview-to-available": {"family": "mlperf-inference"},
@@ -162,8 +225,14 @@ SLICE_DEFAULTS = {  # the defaults each saved query's "#+ slice:" line gives (th
     "capped-vs-uncapped": {"division": "closed", "accuracy": "99"},
     "open-vs-closed": {"model": "llama2-70b", "scenario": "offline", "accuracy": "99", "unit": "auto"},
     "tokens-per-bandwidth": {"division": "closed", "accuracy": "99"},
-    "per-watt-of-tdp": {"model": "llama2-70b", "scenario": "offline", "division": "closed", "accuracy": "99",
-                        "system_type": "datacenter", "unit": "auto"},
+    "per-watt-of-tdp": {
+        "model": "llama2-70b",
+        "scenario": "offline",
+        "division": "closed",
+        "accuracy": "99",
+        "system_type": "datacenter",
+        "unit": "auto",
+    },
 }
 
 
@@ -175,11 +244,19 @@ def chip_family(record: Record, accelerator: str, merge: bool) -> set[str]:
 
 def matches(record: Record, r: Result, s: dict) -> bool:
     """Whether result ``r`` is in slice ``s`` (values as typed; absent or "any": no filter)."""
+
     def want(name):
         v = s.get(name)
         return None if v in (None, "any", "auto") else v
-    for name, have in (("suite", r.suite), ("family", r.family), ("model", r.model), ("scenario", r.scenario),
-                       ("availability", r.availability), ("unit", r.unit)):
+
+    for name, have in (
+        ("suite", r.suite),
+        ("family", r.family),
+        ("model", r.model),
+        ("scenario", r.scenario),
+        ("availability", r.availability),
+        ("unit", r.unit),
+    ):
         if want(name) is not None and have != want(name):
             return False
     if want("submitter") and r.submitter != _slug(want("submitter")):  # "ORACLE" is the organisation oracle
@@ -240,6 +317,7 @@ def leaderboard(record: Record, params: dict) -> list[tuple]:
             return (0, r.value, r.claim)
         k = r.value if total else r.per_accelerator
         return (1 if k is not None else 2, -(k if k is not None else r.value), r.claim)
+
     return [(r.claim, r.per_accelerator, r.value) for r in sorted(rows, key=key)]
 
 
@@ -268,8 +346,17 @@ def round_over_round(record: Record, params: dict) -> tuple[dict[str, Decimal], 
 def submitters_per_round(record: Record, params: dict) -> dict[str, dict]:
     out: dict[str, dict] = {}
     for r in sliced(record, "submitters-per-round", params):
-        row = out.setdefault(r.suite, {"submitters": set(), "systems": set(), "results": 0, "cpu_only_results": 0,
-                                       "closed_results": 0, "open_results": 0})
+        row = out.setdefault(
+            r.suite,
+            {
+                "submitters": set(),
+                "systems": set(),
+                "results": 0,
+                "cpu_only_results": 0,
+                "closed_results": 0,
+                "open_results": 0,
+            },
+        )
         row["submitters"] |= {r.submitter} - {None}
         row["systems"] |= {r.system} - {None}
         row["results"] += 1
@@ -296,8 +383,10 @@ def new_in_round(record: Record, params: dict) -> dict[tuple, tuple]:
 
 def preview_to_available(record: Record, params: dict) -> dict[tuple, tuple]:
     """(submitter, chip, version) -> (preview results, next version, availabilities there, results there)."""
-    audited = sorted({r.version for r in record.results if r.measured_by == "mlcommons"
-                      and r.family == "mlperf-inference"}, key=lambda v: tuple(map(int, v.split("."))))
+    audited = sorted(
+        {r.version for r in record.results if r.measured_by == "mlcommons" and r.family == "mlperf-inference"},
+        key=lambda v: tuple(map(int, v.split("."))),
+    )
     previews: dict[tuple, int] = {}
     for r in sliced(record, "preview-to-available", params):
         if r.availability == "preview":
@@ -351,12 +440,17 @@ def server_vs_offline(record: Record, params: dict) -> dict[tuple, Decimal]:
 
     def key(r: Result) -> tuple:
         return (r.system, r.count, r.model, r.tier, r.division, r.suite, r.unit)
+
     offline: dict[tuple, list[Result]] = {}
     for r in rows:
         if r.scenario == "offline" and r.system:
             offline.setdefault(key(r), []).append(r)
-    return {(r.claim, o.claim): q(r.value / o.value) for r in rows if r.scenario == "server"
-            for o in offline.get(key(r), [])}
+    return {
+        (r.claim, o.claim): q(r.value / o.value)
+        for r in rows
+        if r.scenario == "server"
+        for o in offline.get(key(r), [])
+    }
 
 
 def capped_vs_uncapped(record: Record, params: dict) -> dict[str, tuple]:
@@ -365,9 +459,16 @@ def capped_vs_uncapped(record: Record, params: dict) -> dict[str, tuple]:
     out = {}
     rows = sliced(record, "capped-vs-uncapped", params)
     for c in (r for r in rows if r.capped and r.single_chip and r.per_accelerator is not None):
-        peers = [u.per_accelerator for u in record.results if not u.capped and u.single_chip
-                 and u.chips[0] == c.chips[0] and (u.suite, u.model, u.scenario, u.unit, u.division, u.tier)
-                 == (c.suite, c.model, c.scenario, c.unit, c.division, c.tier) and u.per_accelerator is not None]
+        peers = [
+            u.per_accelerator
+            for u in record.results
+            if not u.capped
+            and u.single_chip
+            and u.chips[0] == c.chips[0]
+            and (u.suite, u.model, u.scenario, u.unit, u.division, u.tier)
+            == (c.suite, c.model, c.scenario, c.unit, c.division, c.tier)
+            and u.per_accelerator is not None
+        ]
         if peers:
             out[c.claim] = (max(peers), q(c.per_accelerator / max(peers)))
     return out

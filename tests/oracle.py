@@ -3,6 +3,7 @@
 The tests compare what SPARQL returns with what this computes, so a wrong query or a wrong
 mapping fails even where both agree with themselves.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,9 @@ from pathlib import Path
 def load(data: Path) -> dict[str, dict[str, dict]]:
     out: dict[str, dict[str, dict]] = {}
     for kind_dir in sorted(p for p in data.iterdir() if p.is_dir()):
-        out[kind_dir.name] = {p.stem: json.loads(p.read_text(), parse_float=Decimal)
-                              for p in sorted(kind_dir.glob("*.json"))}
+        out[kind_dir.name] = {
+            p.stem: json.loads(p.read_text(), parse_float=Decimal) for p in sorted(kind_dir.glob("*.json"))
+        }
     return out
 
 
@@ -60,8 +62,11 @@ def caveats(records, claim_id: str) -> set[str]:
 def findings(records) -> dict[str, set[str]]:
     """The claims each finding shape that a gotcha cites flags, by a second route."""
     claims = records["benchmarks"]
-    out: dict[str, set[str]] = {"samples-times-tokens-agrees": set(), "fabric-stated-only-by-the-system": set(),
-                                "server-beats-offline": {s for s, _, _, inverted in server_offline_pairs(records) if inverted}}
+    out: dict[str, set[str]] = {
+        "samples-times-tokens-agrees": set(),
+        "fabric-stated-only-by-the-system": set(),
+        "server-beats-offline": {s for s, _, _, inverted in server_offline_pairs(records) if inverted},
+    }
     for cid, c in claims.items():
         samples = [r for r in c.get("reported", []) if r.get("unit") == "samples/s"]
         if c.get("unit") == "tokens/s" and c.get("tokens_per_sample") and samples:
@@ -77,9 +82,14 @@ def findings(records) -> dict[str, set[str]]:
             own |= set(accelerators.get(acc.get("made_of_id"), {}).get("interconnect_ids", []))
         for ic in c.get("interconnect_ids", []):
             scale_up = records["interconnects"].get(ic, {}).get("kind") == "scale-up"
-            if scale_up and ic in system.get("interconnect_ids", []) and not any(o == ic or o.startswith(ic + "-") for o in own):
+            if (
+                scale_up
+                and ic in system.get("interconnect_ids", [])
+                and not any(o == ic or o.startswith(ic + "-") for o in own)
+            ):
                 out["fabric-stated-only-by-the-system"].add(cid)
     return out
+
 
 def per_accelerator(claim: dict) -> Decimal | None:
     if claim.get("scope") == "per-accelerator":
@@ -96,11 +106,18 @@ def leaderboard(records, model: str, scenario: str) -> list[tuple]:
     for cid, c in records["benchmarks"].items():
         types = c.get("system_type")
         types = [types] if isinstance(types, str) else (types or [])
-        if (c.get("model_id") == model and c.get("scenario") == scenario and "value" in c
-                and c.get("unit") == "tokens/s" and c.get("accuracy_target", "99") == "99"
-                and c.get("division", "closed") == "closed" and (not types or "datacenter" in types)):
-            rows.append((cid, Decimal(c["value"]), per_accelerator(c), c.get("accelerator_count"),
-                         caveats(records, cid)))
+        if (
+            c.get("model_id") == model
+            and c.get("scenario") == scenario
+            and "value" in c
+            and c.get("unit") == "tokens/s"
+            and c.get("accuracy_target", "99") == "99"
+            and c.get("division", "closed") == "closed"
+            and (not types or "datacenter" in types)
+        ):
+            rows.append(
+                (cid, Decimal(c["value"]), per_accelerator(c), c.get("accelerator_count"), caveats(records, cid))
+            )
     return sorted(rows, key=lambda r: (-(r[2] or 0), -r[1], r[0]))
 
 
@@ -112,7 +129,16 @@ def server_offline_pairs(records) -> list[tuple]:
         for oid, o in claims.items():
             if s.get("scenario") != "server" or o.get("scenario") != "offline" or "system_id" not in s:
                 continue
-            key = ("system_id", "model_id", "suite_id", "accelerator_count", "unit", "scope", "accuracy_target", "division")
+            key = (
+                "system_id",
+                "model_id",
+                "suite_id",
+                "accelerator_count",
+                "unit",
+                "scope",
+                "accuracy_target",
+                "division",
+            )
             if all(s.get(k) == o.get(k) for k in key):
                 ratio = (Decimal(s["value"]) / Decimal(o["value"])).quantize(Decimal("0.0001"))
                 out.append((sid, oid, ratio, Decimal(s["value"]) > Decimal(o["value"])))

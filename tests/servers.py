@@ -1,6 +1,7 @@
 """Real servers on 127.0.0.1 for the tests: the Oxigraph server (PyPI `oxigraph`), OpenLink Virtuoso 7.2
 (Debian `virtuoso-opensource-7-bin`) and Apache httpd 2.4 (Debian `apache2`), the last two installed by
 scripts/test-tools."""
+
 from __future__ import annotations
 
 import os
@@ -52,9 +53,19 @@ class Server:
     gsp = None  # benchkg guesses /store from /query
 
     def start(self) -> "Server":
-        self.proc = subprocess.Popen([str(OXIGRAPH), "serve", "--location", str(self.location),
-                                      "--bind", f"127.0.0.1:{self.port}", "--union-default-graph"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [
+                str(OXIGRAPH),
+                "serve",
+                "--location",
+                str(self.location),
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--union-default-graph",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         wait_for(f"{self.query}?query=ASK%7B%7D", "the oxigraph server", 20)
         return self
 
@@ -99,7 +110,7 @@ MaxQueryCostEstimationTime = 0
 #: what the README's stores table says to enable: SPARQL Update on /sparql and the Graph Store
 #: Protocol on /sparql-graph-crud for the anonymous SPARQL user, with write access to every graph
 #: (on loopback only; behind credentials anywhere else)
-VIRTUOSO_GRANTS = 'GRANT SPARQL_UPDATE TO "SPARQL"; DB.DBA.RDF_DEFAULT_USER_PERMS_SET (\'nobody\', 7);'
+VIRTUOSO_GRANTS = "GRANT SPARQL_UPDATE TO \"SPARQL\"; DB.DBA.RDF_DEFAULT_USER_PERMS_SET ('nobody', 7);"
 
 
 def virtuoso_binary() -> str | None:
@@ -126,8 +137,12 @@ class Virtuoso:
     def start(self) -> "Virtuoso":
         self.folder.mkdir(parents=True, exist_ok=True)
         (self.folder / "virtuoso.ini").write_text(VIRTUOSO_INI.format(isql=self.isql_port, http=self.port))
-        self.proc = subprocess.Popen([virtuoso_binary(), "-f", "-c", "virtuoso.ini"], cwd=self.folder,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [virtuoso_binary(), "-f", "-c", "virtuoso.ini"],
+            cwd=self.folder,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         wait_for(f"{self.query}?query=ASK%7B%7D", "virtuoso", 90)
         if not self.granted:  # kept in the database across restarts
             self.isql(VIRTUOSO_GRANTS)
@@ -135,8 +150,12 @@ class Virtuoso:
         return self
 
     def isql(self, statements: str) -> str:
-        done = subprocess.run([shutil.which("isql-vt"), f"127.0.0.1:{self.isql_port}", "dba", "dba",
-                               f"exec={statements}"], capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [shutil.which("isql-vt"), f"127.0.0.1:{self.isql_port}", "dba", "dba", f"exec={statements}"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         if done.returncode or "Error" in done.stdout + done.stderr:
             raise RuntimeError(f"isql: {done.stdout}{done.stderr}")
         return done.stdout
@@ -195,10 +214,16 @@ class Apache:
     def start(self) -> "Apache":
         self.folder.mkdir(parents=True, exist_ok=True)
         user = "User www-data\nGroup www-data" if os.geteuid() == 0 else ""
-        (self.folder / "httpd.conf").write_text(APACHE_CONF.format(
-            folder=self.folder, port=self.port, root=self.root, user=user, modules="/usr/lib/apache2/modules"))
-        self.proc = subprocess.Popen([apache_binary(), "-f", str(self.folder / "httpd.conf"), "-DFOREGROUND"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        (self.folder / "httpd.conf").write_text(
+            APACHE_CONF.format(
+                folder=self.folder, port=self.port, root=self.root, user=user, modules="/usr/lib/apache2/modules"
+            )
+        )
+        self.proc = subprocess.Popen(
+            [apache_binary(), "-f", str(self.folder / "httpd.conf"), "-DFOREGROUND"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         wait_for(self.url, "apache2", 30)
         return self
 

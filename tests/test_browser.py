@@ -1,5 +1,6 @@
 """The static site in a real browser: Debian's Chromium, headless, driven by Playwright, the site
 served on 127.0.0.1. Screenshots (and a printed PDF) go to tests/artifacts/site/."""
+
 from __future__ import annotations
 
 import functools
@@ -12,11 +13,20 @@ import pytest
 
 from conftest import tool
 
+pytestmark = pytest.mark.external  # Chromium
+
 ARTIFACTS = Path(__file__).parent / "artifacts" / "site"
 GB200 = "id/benchmarks/bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server/index.html"
 # Chromium as the probe runs it here: no sandbox as root, no calls home on a closed network.
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 class _Quiet(SimpleHTTPRequestHandler):
@@ -110,7 +120,9 @@ def test_claim_page_shows_value_unit_derived_value_and_gotchas(page, server):
     assert "Endpoints results are not comparable with Inference Server results" not in titles
     assert page.locator("section.gotchas li.sev-caution").count() >= 1
     page.screenshot(path=str(ARTIFACTS / "claim.png"), full_page=True)
-    alternates = page.eval_on_selector_all('link[rel="alternate"]', "els => els.map(l => [l.type, l.getAttribute('href')])")
+    alternates = page.eval_on_selector_all(
+        'link[rel="alternate"]', "els => els.map(l => [l.type, l.getAttribute('href')])"
+    )
     assert alternates == [["text/turtle", "index.ttl"], ["application/ld+json", "index.jsonld"]]
 
 
@@ -127,12 +139,16 @@ def test_comparison_tables_sort_by_a_column(page, server):
     header = page.locator("table.sortable thead th.num button.sort").first
     column = page.locator("table.sortable thead th").all_inner_texts().index(header.inner_text())
     header.click()
-    values = [float(t.replace(",", "") or "nan") for t in page.locator(
-        f"table.sortable tbody tr td:nth-child({column + 1})").all_inner_texts()]
+    values = [
+        float(t.replace(",", "") or "nan")
+        for t in page.locator(f"table.sortable tbody tr td:nth-child({column + 1})").all_inner_texts()
+    ]
     assert len(values) > 1 and values == sorted(values)
     header.click()
-    again = [float(t.replace(",", "") or "nan") for t in page.locator(
-        f"table.sortable tbody tr td:nth-child({column + 1})").all_inner_texts()]
+    again = [
+        float(t.replace(",", "") or "nan")
+        for t in page.locator(f"table.sortable tbody tr td:nth-child({column + 1})").all_inner_texts()
+    ]
     assert again == sorted(values, reverse=True)
 
 

@@ -1,4 +1,5 @@
 """Every command, in-process, against the seed data or a copy of it."""
+
 from __future__ import annotations
 
 import json
@@ -7,7 +8,6 @@ import pytest
 from rdflib import Dataset, Graph
 
 from benchkg.cli import app
-
 from conftest import cli
 
 COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands)
@@ -50,13 +50,24 @@ def test_validate_interconnect_not_on_accelerator_exits_1(data_copy):
     line = next(i for i, l in enumerate(path.read_text().splitlines(), 1) if '"nvlink-4"' in l)
     result = cli("validate", "--data", data_copy)
     assert result.exit_code == 1
-    assert (f"{path}:{line} /interconnect_ids/2 [violation] fabric-present: nvlink-4 is present neither in this "
-            f"claim's system nor in its accelerators' specification") in result.stdout
+    assert (
+        f"{path}:{line} /interconnect_ids/2 [violation] fabric-present: nvlink-4 is present neither in this "
+        f"claim's system nor in its accelerators' specification"
+    ) in result.stdout
 
 
 def test_query_formats(data_copy):
-    table = cli("query", "leaderboard", "--param", "model=llama2-70b", "--param", "scenario=server", "--data", data_copy,
-                env={"COLUMNS": "500"})
+    table = cli(
+        "query",
+        "leaderboard",
+        "--param",
+        "model=llama2-70b",
+        "--param",
+        "scenario=server",
+        "--data",
+        data_copy,
+        env={"COLUMNS": "500"},
+    )
     assert table.exit_code == 0
     row = next(l for l in table.stdout.splitlines() if l.startswith("bench-mlperf-v6-1-coreweave-gb200"))
     assert "910,621.36" in row and " 72 " in row and "12,647.52" in row and "samples-times-tokens" in row
@@ -65,13 +76,17 @@ def test_query_formats(data_copy):
     js = json.loads(cli("query", "leaderboard", "--format", "sparql-json", "--data", data_copy).stdout)
     assert js["results"]["bindings"][0]["accelerator_count"]["value"] == "72"
     rows = json.loads(cli("query", "leaderboard", "--format", "json", "--data", data_copy).stdout)
-    assert rows[0]["accelerator_count"] == 72 and rows[0]["claim"] == "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server"
+    assert (
+        rows[0]["accelerator_count"] == 72
+        and rows[0]["claim"] == "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server"
+    )
 
 
 def test_query_from_a_file(tmp_path, data_copy):
     rq = tmp_path / "count.rq"
-    rq.write_text("PREFIX bk: <https://w3id.org/benchkg/ontology#>\n"
-                  "SELECT (COUNT(?c) AS ?claims) WHERE { ?c a bk:Benchmark }")
+    rq.write_text(
+        "PREFIX bk: <https://w3id.org/benchkg/ontology#>\nSELECT (COUNT(?c) AS ?claims) WHERE { ?c a bk:Benchmark }"
+    )
     result = cli("query", rq, "--format", "csv", "--data", data_copy)
     n = sum(1 for _ in (data_copy / "benchmarks").glob("*.json"))
     assert result.stdout.splitlines() == ["claims", str(n)]
@@ -120,6 +135,7 @@ def test_show_unknown_id_exits_2(data_copy):
     assert result.exit_code == 2 and "'no-such-thing' names no record" in result.stderr
 
 
+@pytest.mark.slow
 def test_export_turtle_and_ntriples_hold_the_same_triples(tmp_path, data_copy):
     ttl, nt = tmp_path / "g.ttl", tmp_path / "g.nt"
     assert cli("export", "-o", ttl, "--data", data_copy).exit_code == 0
@@ -128,6 +144,7 @@ def test_export_turtle_and_ntriples_hold_the_same_triples(tmp_path, data_copy):
     assert len(a) > 500 and set(a) == set(b)
 
 
+@pytest.mark.slow
 def test_export_trig_and_jsonld_keep_named_graphs(tmp_path, data_copy):
     trig, jsonld = tmp_path / "g.trig", tmp_path / "g.jsonld"
     assert cli("export", "-o", trig, "--data", data_copy).exit_code == 0
@@ -156,8 +173,10 @@ def test_an_unexpected_error_is_exit_3_in_one_line_and_the_traceback_only_with_d
     result = cli("validate", "--data", data_copy)
     assert result.exit_code == 3
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
-    assert result.stderr.startswith("Error: benchkg failed unexpectedly (RuntimeError: disk on fire second line). "
-                                    "This is a bug; please report it at https://github.com/benchkg/benchkg/issues")
+    assert result.stderr.startswith(
+        "Error: benchkg failed unexpectedly (RuntimeError: disk on fire second line). "
+        "This is a bug; please report it at https://github.com/benchkg/benchkg/issues"
+    )
     debug = cli("--debug", "validate", "--data", data_copy)
     assert isinstance(debug.exception, RuntimeError) and debug.exit_code == 1  # CliRunner: the raised error
 
@@ -175,11 +194,21 @@ def test_unreadable_records_are_reported_in_the_format_ci_asked_for(data_copy, f
     elif fmt == "sarif":
         [found] = json.loads(result.stdout)["runs"][0]["results"]
         assert found["ruleId"] == "input-error" and found["level"] == "error"
-        assert found["locations"][0]["physicalLocation"] == {"artifactLocation": {"uri": str(bad)},
-                                                             "region": {"startLine": 3}}
+        assert found["locations"][0]["physicalLocation"] == {
+            "artifactLocation": {"uri": str(bad)},
+            "region": {"startLine": 3},
+        }
     elif fmt == "json":
         assert json.loads(result.stdout)["findings"] == [
-            {"file": str(bad), "line": 3, "pointer": "/value", "severity": "violation", "shape": "input-error",
-             "message": message, "focus": ""}]
+            {
+                "file": str(bad),
+                "line": 3,
+                "pointer": "/value",
+                "severity": "violation",
+                "shape": "input-error",
+                "message": message,
+                "focus": "",
+            }
+        ]
     else:
         assert result.stdout == ""

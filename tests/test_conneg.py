@@ -2,6 +2,7 @@
 127.0.0.1 with the .htaccess the site carries, answers a record, a kind index and the ontology with
 Turtle, JSON-LD or HTML by the Accept header (303 See Other to the document), checked with curl. The
 w3id.htaccess rules send the same requests to the published site."""
+
 from __future__ import annotations
 
 import json
@@ -16,23 +17,28 @@ from pathlib import Path
 import pytest
 from pyoxigraph import RdfFormat, parse
 
-from benchkg.publish.site import build_site
 from benchkg.graph.store import build_graph
 from benchkg.kernel.vocab import DEFAULT_BASE
-
+from benchkg.publish.site import build_site
 from conftest import DATA
 from servers import Apache, apache_binary
 
-pytestmark = pytest.mark.skipif(apache_binary() is None or shutil.which("curl") is None,
-                                reason="no apache2 or curl: run `make test-tools`")
+pytestmark = [
+    pytest.mark.external,
+    pytest.mark.skipif(
+        apache_binary() is None or shutil.which("curl") is None, reason="no apache2 or curl: run `make test-tools`"
+    ),
+]
 
 BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 TURTLE, JSONLD = "text/turtle", "application/ld+json"
 PUBLISHED = "https://benchkg.example.org/pages/"
 #: path under the base IRI -> what the documents about it must describe
-RESOURCES = {"id/models/llama2-70b": DEFAULT_BASE + "id/models/llama2-70b",
-             "id/models/": DEFAULT_BASE + "id/models/",
-             "ontology": DEFAULT_BASE + "ontology"}
+RESOURCES = {
+    "id/models/llama2-70b": DEFAULT_BASE + "id/models/llama2-70b",
+    "id/models/": DEFAULT_BASE + "id/models/",
+    "ontology": DEFAULT_BASE + "ontology",
+}
 
 
 @pytest.fixture(scope="module")
@@ -59,14 +65,31 @@ def served():
 
 def curl(url: str, accept: str, follow: bool = True) -> dict:
     """One request with curl: status, content type, the URL it ended at, the first Location, Vary, body."""
-    cmd = ["curl", "-sS", "-H", f"Accept: {accept}", "-D", "-", "-o", "/dev/stderr",
-           "-w", "\n%{http_code}\n%{content_type}\n%{url_effective}", *(["-L"] if follow else []), url]
+    cmd = [
+        "curl",
+        "-sS",
+        "-H",
+        f"Accept: {accept}",
+        "-D",
+        "-",
+        "-o",
+        "/dev/stderr",
+        "-w",
+        "\n%{http_code}\n%{content_type}\n%{url_effective}",
+        *(["-L"] if follow else []),
+        url,
+    ]
     done = subprocess.run(cmd, capture_output=True, timeout=30)
     headers, status, content_type, effective = done.stdout.decode().rsplit("\n", 3)
     lines = [line.split(":", 1) for line in headers.splitlines() if ":" in line]
-    return {"status": int(status), "type": content_type, "url": effective, "body": done.stderr,
-            "location": next((v.strip() for k, v in lines if k.lower() == "location"), None),
-            "vary": [v.strip() for k, v in lines if k.lower() == "vary"]}
+    return {
+        "status": int(status),
+        "type": content_type,
+        "url": effective,
+        "body": done.stderr,
+        "location": next((v.strip() for k, v in lines if k.lower() == "location"), None),
+        "vary": [v.strip() for k, v in lines if k.lower() == "vary"],
+    }
 
 
 def test_the_site_is_readable_by_another_user_under_the_umask(served):
@@ -118,13 +141,21 @@ def test_files_are_served_as_they_are(served):
     assert missing["status"] == 404
 
 
-@pytest.mark.parametrize("accept,file", [(TURTLE, "id/models/llama2-70b/index.ttl"),
-                                         (JSONLD, "id/models/llama2-70b/index.jsonld"),
-                                         (BROWSER, "id/models/llama2-70b/index.html")])
+@pytest.mark.parametrize(
+    "accept,file",
+    [
+        (TURTLE, "id/models/llama2-70b/index.ttl"),
+        (JSONLD, "id/models/llama2-70b/index.jsonld"),
+        (BROWSER, "id/models/llama2-70b/index.html"),
+    ],
+)
 def test_the_w3id_rules_send_to_the_published_site(served, accept, file):
     apache, _ = served
     got = curl(apache.url + "w3id/benchkg/id/models/llama2-70b", accept, follow=False)
     assert (got["status"], got["location"]) == (303, PUBLISHED + file)
     ontology = curl(apache.url + "w3id/benchkg/ontology", accept, follow=False)
-    assert ontology["location"] == PUBLISHED + {TURTLE: "ontology/benchkg.ttl", JSONLD: "ontology/benchkg.jsonld",
-                                                 BROWSER: "ontology/index.html"}[accept]
+    assert (
+        ontology["location"]
+        == PUBLISHED
+        + {TURTLE: "ontology/benchkg.ttl", JSONLD: "ontology/benchkg.jsonld", BROWSER: "ontology/index.html"}[accept]
+    )

@@ -3,6 +3,7 @@ gives exactly the findings stored beside it (tests/fixtures/conventions/<shape>/
 
 All fixtures are laid over one copy of data/ and validated together once, as a curator's data would be.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -12,10 +13,11 @@ import pytest
 from rdflib import URIRef
 from rdflib.namespace import RDF
 
-from benchkg.graph.store import build_graph
 from benchkg.checks.validate import SH, load_shapes, validate_graph
-
+from benchkg.graph.store import build_graph
 from conftest import DATA, FIXTURES
+
+pytestmark = pytest.mark.slow  # a build and a validation per fixture
 
 CONVENTIONS = FIXTURES / "conventions"
 CASES = sorted(p for p in CONVENTIONS.glob("*/*") if p.is_dir())
@@ -23,8 +25,12 @@ CASES = sorted(p for p in CONVENTIONS.glob("*/*") if p.is_dir())
 
 def shape_names() -> set[str]:
     shapes = load_shapes()
-    return {str(s).rsplit("#", 1)[1] for kind in ("NodeShape", "PropertyShape")
-            for s in shapes.subjects(RDF.type, URIRef(SH + kind)) if isinstance(s, URIRef)}
+    return {
+        str(s).rsplit("#", 1)[1]
+        for kind in ("NodeShape", "PropertyShape")
+        for s in shapes.subjects(RDF.type, URIRef(SH + kind))
+        if isinstance(s, URIRef)
+    }
 
 
 def record_files(case: Path) -> list[Path]:
@@ -93,10 +99,12 @@ def test_seed_data_is_untouched_by_fixtures(corpus):
     seed = {str(data / p.relative_to(DATA)) for p in DATA.glob("*/*.json")}
     assert not [f for f in findings if f.file in seed and f.severity != "info" and f.shape not in REAL_CASES]
     counts = {f.focus for f in findings if f.file in seed and f.shape in REAL_CASES - {"samples-times-tokens-agrees"}}
-    assert counts == {"systems/mlperf-6.0-closed-amd-87xmi355x-22xepyc-9575f",
-                      "systems/mlperf-6.0-closed-amd-94xmi355x-24xepyc-9575f",
-                      "systems/mlperf-6.0-closed-nebius-gb300-nvl72-gb300-288gb-aarch64x1-trt",
-                      "systems/mlperf-6.0-closed-nvidia-gb300-nvl72-gb300-288gb-aarch64x288-trt"}
+    assert counts == {
+        "systems/mlperf-6.0-closed-amd-87xmi355x-22xepyc-9575f",
+        "systems/mlperf-6.0-closed-amd-94xmi355x-24xepyc-9575f",
+        "systems/mlperf-6.0-closed-nebius-gb300-nvl72-gb300-288gb-aarch64x1-trt",
+        "systems/mlperf-6.0-closed-nvidia-gb300-nvl72-gb300-288gb-aarch64x288-trt",
+    }
 
 
 @pytest.mark.parametrize("kind", ["invalid", "valid"])
@@ -104,14 +112,18 @@ def test_a_run_restricted_to_some_records_finds_exactly_their_part_of_a_full_run
     """What incremental validation relies on: every shape restricted (VALUES ?this) to the records
     of the failing fixtures (every shape fires there), or of the passing ones, finds exactly the
     full run's results for those records."""
-    from benchkg.rules.engine import run_fast
     from benchkg.checks.incremental import _focus_nodes, _record_of
     from benchkg.checks.validate import load_shapes
+    from benchkg.rules.engine import run_fast
 
     data, _, store = corpus
     prefix = "https://w3id.org/benchkg/id/"
-    records = {prefix + str(rel.with_suffix("")) for case in CASES if case.name.startswith(kind + "-")
-               for rel in record_files(case)}
+    records = {
+        prefix + str(rel.with_suffix(""))
+        for case in CASES
+        if case.name.startswith(kind + "-")
+        for rel in record_files(case)
+    }
     shapes = load_shapes()
     full = [str(r) for r in run_fast(store, shapes) if _record_of(r.focus, prefix) in records]
     restricted = run_fast(store, shapes, focus=_focus_nodes(store, records))

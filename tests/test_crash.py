@@ -4,6 +4,7 @@ holding a number the files do not say. Each round edits hundreds of values, inte
 the files back, builds again, and compares the export with a clean build's, byte for byte.
 
 ``BENCHKG_CRASH_ROUNDS`` sets the rounds (4 here; ``scripts/crash-builds`` runs 40)."""
+
 from __future__ import annotations
 
 import os
@@ -19,11 +20,12 @@ from pathlib import Path
 import pytest
 
 import benchkg.graph.store as store_module
+from benchkg.graph.store import build_graph, open_store, store_dir_for
 from benchkg.kernel.errors import InputError
 from benchkg.publish.export import serialize_graph
-from benchkg.graph.store import build_graph, open_store, store_dir_for
-
 from conftest import DATA, FULL_DATA
+
+pytestmark = pytest.mark.slow  # builds killed at many points
 
 ROUNDS = int(os.environ.get("BENCHKG_CRASH_ROUNDS", "4"))
 SEED = int(os.environ.get("BENCHKG_CRASH_SEED", "20261203"))
@@ -102,8 +104,9 @@ def test_a_build_cut_off_anywhere_is_repaired_by_the_next(data, tmp_path):
         put_back(files)
         assert build(data).returncode == 0 and export(data) == expected
         edit_values(data)
-        proc = subprocess.Popen([*BENCHKG, "build", "--data", str(data)], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [*BENCHKG, "build", "--data", str(data)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         time.sleep(rng.uniform(0.2, span))
         proc.send_signal(signal.SIGKILL if round_ % 2 == 0 else signal.SIGINT)
         cut += proc.wait() != 0
@@ -136,7 +139,9 @@ def test_a_record_that_cannot_be_mapped_leaves_it_as_it_was_and_is_retried(data,
     # the other edits are in; the victim still has its old value (nothing half-written, nothing lost)
     victim_iri = f"<https://w3id.org/benchkg/id/benchmarks/{victim.stem}>".encode()
     old_value = VALUE.search(files[victim]).group(2)
-    assert any(line.endswith(victim_iri + b" .") and b'"' + old_value + b'"' in line for line in after_failure.splitlines())
+    assert any(
+        line.endswith(victim_iri + b" .") and b'"' + old_value + b'"' in line for line in after_failure.splitlines()
+    )
     edited_expected = clean_export(data, tmp_path)
     assert build_graph(data).touched  # the victim is retried once it maps: the build does not say "unchanged"
     assert export(data, in_process=True) == edited_expected
@@ -156,7 +161,7 @@ def edit_in_place(path: Path, rng: random.Random) -> None:
     text = path.read_bytes()
     m = DIGIT.search(text)
     digit = int(m.group(2))
-    new = text[: m.start(2)] + str((digit + rng.randint(1, 8)) % 10 or 1).encode() + text[m.end(2):]
+    new = text[: m.start(2)] + str((digit + rng.randint(1, 8)) % 10 or 1).encode() + text[m.end(2) :]
     path.write_bytes(new)
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
 
@@ -184,15 +189,17 @@ def test_files_edited_while_a_build_reads_them_are_built_by_the_next(data, tmp_p
     during = 0
     for round_ in range(EDIT_ROUNDS):
         edit_values(data)  # a build with work to do
-        proc = subprocess.Popen([*BENCHKG, "build", "--data", str(data)], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE)
+        proc = subprocess.Popen(
+            [*BENCHKG, "build", "--data", str(data)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
         time.sleep(rng.uniform(0.0, span))
         for path in rng.sample(claims, 60):
             if rng.random() < 0.5:
                 edit_in_place(path, rng)
             else:
-                path.write_bytes(VALUE.sub(lambda m: m.group(1) + str(rng.randint(1, 10**6)).encode(),
-                                           path.read_bytes(), count=1))
+                path.write_bytes(
+                    VALUE.sub(lambda m: m.group(1) + str(rng.randint(1, 10**6)).encode(), path.read_bytes(), count=1)
+                )
         during += proc.poll() is None
         assert proc.wait(timeout=600) == 0, proc.stderr.read()
         assert build(data).returncode == 0

@@ -1,6 +1,7 @@
 """Curves compared at equal interactivity (issue 25, part 1): `benchkg import inferencex` and the saved
 query at-interactivity, on the synthetic export in tests/fixtures/inferencex (values computed by hand in
 its README) and, where ../shared is here, on the real InferenceX snapshot (GPL: read there, never copied)."""
+
 from __future__ import annotations
 
 import json
@@ -12,7 +13,6 @@ import pytest
 from benchkg.answers.curves import INTERPOLATED
 from benchkg.answers.queries import run_query
 from benchkg.graph.store import build_graph
-
 from conftest import DATA, FIXTURES, SHARED, cli
 
 EXPORT = FIXTURES / "inferencex" / "benchmarks.json"
@@ -47,8 +47,12 @@ def test_each_configuration_is_a_claim_with_its_points(imported):
     assert "skipped 1 rows: an older run of a configuration imported from its newest run" in said
     assert "skipped 1 rows: hardware no accelerator record names" in said and "'hardware: tpu-v9'" in said
     claim = json.loads((data / "benchmarks" / f"{A}.json").read_text())
-    assert (claim["suite_id"], claim["scenario"], claim["measured_by"], claim["accelerator_count"]) == \
-        ("inferencex", "endpoints", "third-party", 8)
+    assert (claim["suite_id"], claim["scenario"], claim["measured_by"], claim["accelerator_count"]) == (
+        "inferencex",
+        "endpoints",
+        "third-party",
+        8,
+    )
     assert [p["concurrency"] for p in claim["points"]] == [4, 16, 64, 256, 512], "the older run's point is not here"
     assert (claim["value"], claim["scope"]) == (3000, "per-accelerator"), "the highest tput_per_gpu, as published"
     assert cli("validate", "--data", data).exit_code == 0
@@ -58,10 +62,18 @@ def test_a_disaggregated_run_is_per_gpu_over_prefill_and_decode(imported):
     claim = json.loads((imported[0] / "benchmarks" / f"{D}.json").read_text())
     assert claim["accelerator_count"] == 12 and claim["disaggregated"] is True
     # output_tput_per_gpu 1125 is per decode GPU (8): the system's output is 9,000 tokens/s; total 1500 × 12
-    assert claim["points"][0] == {"concurrency": 64, "system_tps": 9000, "total_tps": 18000, "tps_per_user": 80,
-                                  "ttft_ms": 250, "ttft_percentile": 50}
-    assert "divide by all 12 GPUs (prefill + decode), where InferenceX's output_tput_per_gpu divides by the decode " \
-           "GPUs only" in claim["notes"]
+    assert claim["points"][0] == {
+        "concurrency": 64,
+        "system_tps": 9000,
+        "total_tps": 18000,
+        "tps_per_user": 80,
+        "ttft_ms": 250,
+        "ttft_percentile": 50,
+    }
+    assert (
+        "divide by all 12 GPUs (prefill + decode), where InferenceX's output_tput_per_gpu divides by the decode "
+        "GPUs only" in claim["notes"]
+    )
 
 
 def test_importing_again_changes_nothing(imported):
@@ -77,8 +89,10 @@ def test_between_two_frontier_points_the_value_is_interpolated_linearly(store):
     assert Decimal(b200["output_tokens_per_gpu"]) == Decimal("525")
     # (100, 800) and (50, 2000): 800 + 5 / 50 × 1200
     assert Decimal(mi355x["tokens_per_gpu"]) == Decimal("920")
-    assert got["nvidia-gb200 · dynamo-trt · fp4 · disaggregated"]["how"] == \
-        "outside the measured range (50–80 tokens/s per user)"
+    assert (
+        got["nvidia-gb200 · dynamo-trt · fp4 · disaggregated"]["how"]
+        == "outside the measured range (50–80 tokens/s per user)"
+    )
     assert "tokens_per_gpu" not in got["nvidia-gb200 · dynamo-trt · fp4 · disaggregated"], "never extrapolated"
     assert list(got)[:2] == ["nvidia-b200-sxm-180gb · trt · fp4", "amd-instinct-mi355x · sglang · fp8"], "best first"
 
@@ -112,13 +126,24 @@ def test_each_configuration_alone(store):
 
 def test_lengths_and_disaggregation_slice_the_curves(store):
     assert set(read(store, interactivity=70, input_length=8192)) == {"nvidia-b200-sxm-180gb · trt · fp4 · mtp"}
-    assert set(read(store, interactivity=60, disaggregated="true")) == {"nvidia-gb200 · dynamo-trt · fp4 · disaggregated"}
+    assert set(read(store, interactivity=60, disaggregated="true")) == {
+        "nvidia-gb200 · dynamo-trt · fp4 · disaggregated"
+    }
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "markdown", "table"])
 def test_every_format_says_interpolated_not_a_published_result(imported, fmt):
-    out = cli("query", "at-interactivity", "--param", "interactivity=95", "--format", fmt, "--data", imported[0],
-              env={"COLUMNS": "120"}).stdout
+    out = cli(
+        "query",
+        "at-interactivity",
+        "--param",
+        "interactivity=95",
+        "--format",
+        fmt,
+        "--data",
+        imported[0],
+        env={"COLUMNS": "120"},
+    ).stdout
     assert INTERPOLATED in out
 
 
@@ -127,16 +152,35 @@ def test_the_chart_draws_the_frontiers_and_the_line_asked(imported, tmp_path):
     result = cli("query", "at-interactivity", "--param", "interactivity=95", "--chart", path, "--data", imported[0])
     assert result.exit_code == 0, result.output
     svg = path.read_text()
-    for text in ("nvidia-b200-sxm-180gb · trt · fp4", "95 tokens/s per user", "interactivity (tokens/s per user)",
-                 "hollow circles: interpolated, not a published result"):
+    for text in (
+        "nvidia-b200-sxm-180gb · trt · fp4",
+        "95 tokens/s per user",
+        "interactivity (tokens/s per user)",
+        "hollow circles: interpolated, not a published result",
+    ):
         assert text in svg
 
 
 def test_a_file_that_is_not_an_export_is_exit_2_naming_the_row(tmp_path):
     path = tmp_path / "export.json"
-    path.write_text(json.dumps([{"hardware": "b200", "framework": "trt", "model": "dsr1", "precision": "fp4",
-                                 "isl": 1024, "osl": 1024, "conc": "many", "num_prefill_gpu": 8, "num_decode_gpu": 8,
-                                 "metrics": {"tput_per_gpu": 1, "median_intvty": 2}}]))
+    path.write_text(
+        json.dumps(
+            [
+                {
+                    "hardware": "b200",
+                    "framework": "trt",
+                    "model": "dsr1",
+                    "precision": "fp4",
+                    "isl": 1024,
+                    "osl": 1024,
+                    "conc": "many",
+                    "num_prefill_gpu": 8,
+                    "num_decode_gpu": 8,
+                    "metrics": {"tput_per_gpu": 1, "median_intvty": 2},
+                }
+            ]
+        )
+    )
     result = cli("import", "inferencex", path, "--out", tmp_path / "data")
     assert result.exit_code == 2 and "export.json: /0/conc: 'many' is not a count" in result.stderr
     assert not (tmp_path / "data").exists()
@@ -152,6 +196,7 @@ def snapshot(tmp_path_factory):
     return data, build_graph(data, persist=False).store
 
 
+@pytest.mark.slow
 def test_on_the_real_snapshot_each_configuration_gives_its_published_value_at_its_measured_points(snapshot):
     """For every configuration and every point on its own frontier, at-interactivity (curve=claim, at the
     point's interactivity) gives InferenceX's published tput_per_gpu exactly."""
@@ -164,15 +209,22 @@ def test_on_the_real_snapshot_each_configuration_gives_its_published_value_at_it
             published[(claim["id"], Decimal(repr(point["tps_per_user"])))] = point
     checked = 0
     for x in sorted({x for _, x in published}):
-        got = run_query(store, "at-interactivity", {"interactivity": str(x), "curve": "claim", "input_length": "any",
-                                                    "output_length": "any"}).rows
+        got = run_query(
+            store,
+            "at-interactivity",
+            {"interactivity": str(x), "curve": "claim", "input_length": "any", "output_length": "any"},
+        ).rows
         for row in got:
             if row["how"].value != "measured":
                 continue
             claim = row["curve"].value
-            source = next(r for r in rows if r["metrics"]["median_intvty"] is not None
-                          and Decimal(repr(r["metrics"]["median_intvty"])) == x
-                          and claim.startswith(f"inferencex-{r['model']}-{r['hardware']}-{r['framework']}-{r['precision']}"))
+            source = next(
+                r
+                for r in rows
+                if r["metrics"]["median_intvty"] is not None
+                and Decimal(repr(r["metrics"]["median_intvty"])) == x
+                and claim.startswith(f"inferencex-{r['model']}-{r['hardware']}-{r['framework']}-{r['precision']}")
+            )
             assert Decimal(row["tokens_per_gpu"].value) == Decimal(repr(source["metrics"]["tput_per_gpu"])), claim
             checked += 1
     assert checked >= 400, f"only {checked} points checked"

@@ -1,5 +1,6 @@
 """A data repository of one's own (benchkg.toml): benchkg's reference records used without copying,
 its own records, queries and shapes added to benchkg's, and what it may not do."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,9 @@ import pytest
 from benchkg.api import open as open_kg
 from benchkg.kernel.resources import REFERENCE_DIR
 from benchkg.records.scaffold import init_repo
-
 from conftest import FULL_DATA, cli
+
+pytestmark = pytest.mark.slow  # data repositories built on the reference set
 
 EXAMPLE = "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server"
 
@@ -59,8 +61,9 @@ def test_a_different_record_under_a_reference_id_is_refused(repo):
     (repo / "data" / "models" / "llama2-70b.json").write_text(json.dumps({**model, "name": "Llama 2 70B?"}, indent=2))
     result = cli("validate", "--data", repo / "data")
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"Error: {repo}/data/models/llama2-70b.json:1: /id: models/llama2-70b is a record "
-                                    f"of benchkg's reference set")
+    assert result.stderr.startswith(
+        f"Error: {repo}/data/models/llama2-70b.json:1: /id: models/llama2-70b is a record of benchkg's reference set"
+    )
     assert "delete this copy to use the reference record, or give yours a new id" in result.stderr
 
 
@@ -69,7 +72,8 @@ def test_own_saved_queries_extend_the_built_in_ones(repo):
         "#+ summary: How many claims each system has\n"
         "PREFIX bk: <https://w3id.org/benchkg/ontology#>\n"
         "SELECT ?system (COUNT(?claim) AS ?claims) WHERE { ?claim a bk:Benchmark ; bk:system ?system } "
-        "GROUP BY ?system ORDER BY ?system\n")
+        "GROUP BY ?system ORDER BY ?system\n"
+    )
     listed = cli("queries", "--data", repo / "data")
     assert "claims-per-system: How many claims each system has" in listed.stdout and "leaderboard:" in listed.stdout
     answer = cli("query", "claims-per-system", "--format", "csv", "--data", repo / "data")
@@ -83,7 +87,9 @@ def test_a_saved_query_named_like_a_built_in_one_is_refused(repo):
     (repo / "queries" / "leaderboard.rq").write_text("#+ summary: mine\nSELECT * WHERE { ?s ?p ?o }\n")
     result = cli("queries", "--data", repo / "data")
     assert result.exit_code == 2
-    assert "queries/leaderboard.rq: a saved query 'leaderboard' is built into benchkg; rename this file" in result.stderr
+    assert (
+        "queries/leaderboard.rq: a saved query 'leaderboard' is built into benchkg; rename this file" in result.stderr
+    )
 
 
 def test_own_shapes_extend_the_conventions_and_findings_may_cite_them(repo):
@@ -98,10 +104,17 @@ bkshape:house-claims-name-an-engine a sh:NodeShape ;
 """)
     result = cli("validate", "--data", repo / "data")
     assert result.exit_code == 1
-    assert f"{EXAMPLE}.json" in result.stdout and "house-claims-name-an-engine: our house rule: name the engine" in result.stdout
-    gotcha = {"id": "house-engine-unknown", "title": "The engine is not named", "severity": "warning",
-              "statement": "A claim that does not name its engine cannot be reproduced.",
-              "finding_shapes": ["house-claims-name-an-engine"]}
+    assert (
+        f"{EXAMPLE}.json" in result.stdout
+        and "house-claims-name-an-engine: our house rule: name the engine" in result.stdout
+    )
+    gotcha = {
+        "id": "house-engine-unknown",
+        "title": "The engine is not named",
+        "severity": "warning",
+        "statement": "A claim that does not name its engine cannot be reproduced.",
+        "finding_shapes": ["house-claims-name-an-engine"],
+    }
     (repo / "data" / "gotchas" / "house-engine-unknown.json").write_text(json.dumps(gotcha, indent=2))
     built = cli("build", "--data", repo / "data")
     assert built.exit_code == 0, built.stderr
@@ -112,5 +125,6 @@ def test_a_bad_benchkg_toml_names_its_line(repo):
     (repo / "benchkg.toml").write_text("[benchkg]\nreference = true\nqueries = 'q'\n")
     result = cli("build", "--data", repo / "data")
     assert result.exit_code == 2
-    assert result.stderr == (f"Error: {repo}/benchkg.toml:3: /benchkg/queries: unknown setting 'queries'; "
-                             f"settings: reference\n")
+    assert result.stderr == (
+        f"Error: {repo}/benchkg.toml:3: /benchkg/queries: unknown setting 'queries'; settings: reference\n"
+    )

@@ -1,6 +1,7 @@
 """`benchkg draft`: the headline number of a vendor's post with its sentence, what the number is, and
 nothing the text does not say — a price, a year, a model size, a percentage, a bandwidth are numbers
 too and must never become the claim."""
+
 from __future__ import annotations
 
 import json
@@ -16,9 +17,20 @@ ACME = FIXTURES / "draft" / "acme-h200-launch.html"
 
 #: the three shared sources: (file, headline value, scope, accelerator count, the words its sentence has)
 HEADLINES = [
-    ("blog-coreweave-rubin-cluster-gptoss-per-gpu.txt", 16635, "per-accelerator", 72, "16,635 tokens per second per GPU"),
-    ("pressrelease-coreweave-mlperf-endpoints-0.7-deepseek-r1.txt", 441740, "aggregate", 68,
-     "441,740 output tokens per second of system throughput"),
+    (
+        "blog-coreweave-rubin-cluster-gptoss-per-gpu.txt",
+        16635,
+        "per-accelerator",
+        72,
+        "16,635 tokens per second per GPU",
+    ),
+    (
+        "pressrelease-coreweave-mlperf-endpoints-0.7-deepseek-r1.txt",
+        441740,
+        "aggregate",
+        68,
+        "441,740 output tokens per second of system throughput",
+    ),
     ("record-coreweave-gb200-nvl72-llama2-70b-server.txt", 910621.36, "aggregate", 72, "910621.36 output tokens/s"),
 ]
 
@@ -34,8 +46,12 @@ def test_the_headline_number_of_each_shared_source_with_its_sentence(name, value
     if not (SOURCES / name).exists():
         pytest.skip(f"{SOURCES / name} is not here: a checkout without ../shared")
     record, said = drafted(SOURCES / name)
-    assert (record["value"], record["unit"], record["scope"], record["accelerator_count"]) == \
-        (value, "tokens/s", scope, count)
+    assert (record["value"], record["unit"], record["scope"], record["accelerator_count"]) == (
+        value,
+        "tokens/s",
+        scope,
+        count,
+    )
     assert words in record["sources"][0]["quote"], "the first quote is the headline's own sentence"
     assert "measured_by" not in record and "measured_by:" in said, "who measured it is left to a person"
 
@@ -44,8 +60,12 @@ def test_a_launch_post_is_read_for_what_it_says_and_nothing_else():
     record, said = drafted(ACME)
     assert record["title"] == "Acme ships the X8 H200 server"
     assert (record["value"], record["unit"], record["scope"]) == (31712, "tokens/s", "aggregate")
-    assert (record["accelerator_count"], record["model_id"], record["scenario"], record["suite_id"]) == \
-        (8, "llama2-70b", "offline", "mlperf-inference-v6.0")
+    assert (record["accelerator_count"], record["model_id"], record["scenario"], record["suite_id"]) == (
+        8,
+        "llama2-70b",
+        "offline",
+        "mlperf-inference-v6.0",
+    )
     assert record["accelerator_ids"] == ["nvidia-h200-sxm-141gb"] and record["format_id"] == "fp8"
     assert record["sources"][0]["quote"].startswith("Running Llama 2 70B, the X8 reached 31,712 tokens per second")
     assert record["sources"][0]["quote"].endswith("12% more than our previous generation."), "a sentence, whole"
@@ -75,10 +95,13 @@ def test_a_draft_written_into_a_data_repository_validates_once_a_person_fills_th
     assert any(r["vendor_claim"] == "acme-h200-launch" and r["vendor_count"] == 8 for r in paired)
 
 
-@pytest.mark.parametrize("name,text,message", [
-    ("post.pdf", b"%PDF-1.4", "reads a saved .html, .md or .txt page"),
-    ("post.txt", b"\xff\xfe\x00bad", "not UTF-8 text"),
-])
+@pytest.mark.parametrize(
+    "name,text,message",
+    [
+        ("post.pdf", b"%PDF-1.4", "reads a saved .html, .md or .txt page"),
+        ("post.txt", b"\xff\xfe\x00bad", "not UTF-8 text"),
+    ],
+)
 def test_a_file_draft_cannot_read_is_exit_2_with_what_to_do(tmp_path, name, text, message):
     path = tmp_path / name
     path.write_bytes(text)

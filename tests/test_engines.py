@@ -2,6 +2,7 @@
 Oxigraph server and on OpenLink Virtuoso 7.2 (Debian's `virtuoso-opensource-7-bin`), all on 127.0.0.1,
 over the full data/. Pushes go through the Graph Store Protocol and through SPARQL Update, in requests
 of bounded size, and a push cut off on Virtuoso is finished by the next one."""
+
 from __future__ import annotations
 
 import shlex
@@ -11,18 +12,19 @@ from pathlib import Path
 import pytest
 
 import benchkg.graph.remote as remote
-from benchkg.kernel.errors import StoreError
-from benchkg.answers.queries import parse_params, run_query, saved_queries
-from benchkg.answers.queries import run_remote_query
+from benchkg.answers.queries import parse_params, run_query, run_remote_query, saved_queries
 from benchkg.graph.remote import MAX_REQUEST_BYTES, graph_payloads, push_graph
 from benchkg.graph.store import build_graph
-
+from benchkg.kernel.errors import StoreError
 from conftest import DATA, FULL_DATA
 from servers import Server, Virtuoso, virtuoso_binary
 from test_questions import QUESTIONS
 from test_remote import local_quads, remote_quads
 
-pytestmark = pytest.mark.skipif(virtuoso_binary() is None, reason="no virtuoso-t: run `make test-tools`")
+pytestmark = [
+    pytest.mark.external,
+    pytest.mark.skipif(virtuoso_binary() is None, reason="no virtuoso-t: run `make test-tools`"),
+]
 
 
 def cases() -> list[tuple[str, dict[str, str]]]:
@@ -81,8 +83,9 @@ def test_both_servers_hold_exactly_the_embedded_graph(engines, full_store, engin
     assert remote_quads(engines[engine].query) == local_quads(full_store)
 
 
-@pytest.mark.parametrize("name,params", CASES, ids=[f"{n}{'+' if p else ''}{'&'.join(f'{k}={v}' for k, v in p.items())}"
-                                                    for n, p in CASES])
+@pytest.mark.parametrize(
+    "name,params", CASES, ids=[f"{n}{'+' if p else ''}{'&'.join(f'{k}={v}' for k, v in p.items())}" for n, p in CASES]
+)
 def test_every_saved_query_gives_the_same_rows_on_three_engines(engines, full_store, name, params):
     embedded = rows(run_query(full_store, name, params))
     assert embedded or name in ("endpoints-curve", "at-interactivity") or params, f"{name}: no rows to compare"
@@ -150,6 +153,7 @@ def test_virtuoso_killed_mid_push_then_push_again_converges(tmp_path):
     store = build_graph(data, persist=False).store
     server = Virtuoso(tmp_path / "virtuoso").start()
     try:
+
         def kill_at(done, total):
             if done == 40:
                 server.kill()
@@ -168,9 +172,13 @@ def test_virtuoso_killed_mid_push_then_push_again_converges(tmp_path):
 
 
 OPTIONALS = Path(__file__).parent / "fixtures" / "optionals"
-PAIRS = [("opt-states-nothing-a", "opt-states-nothing-b"), ("opt-states-nothing-a", "opt-states-all"),
-         ("opt-states-all", "opt-states-nothing-a"), ("opt-states-all", "opt-states-all"),
-         ("opt-states-all", "opt-states-all-otherwise")]
+PAIRS = [
+    ("opt-states-nothing-a", "opt-states-nothing-b"),
+    ("opt-states-nothing-a", "opt-states-all"),
+    ("opt-states-all", "opt-states-nothing-a"),
+    ("opt-states-all", "opt-states-all"),
+    ("opt-states-all", "opt-states-all-otherwise"),
+]
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
 """Systems, chips and variants on the full data/ (imported MLPerf rounds included): a rack meets the
 results of its chip, variants stay apart, and a chip's fabric is its maker's specification."""
+
 from __future__ import annotations
 
 import json
@@ -10,7 +11,6 @@ import pytest
 
 from benchkg.answers.queries import run_query
 from benchkg.graph.store import build_graph
-
 from conftest import FULL_DATA, cli
 
 RACK_CLAIM = "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server"
@@ -38,12 +38,19 @@ def test_vendor_rack_claim_meets_the_audited_chip_results(full_store, count):
     assert audited["measured_by"] == "mlcommons" and audited["accelerator_ids"] == ["nvidia-gb200"]
     # the best audited GB200 Server result per GPU (at 72 GPUs, or at any count), computed from the records
     results = [json.loads(p.read_text()) for p in (FULL_DATA / "benchmarks").glob("mlperf-*-llama2-70b-99-server.json")]
-    best = max(Decimal(str(r["value"])) / r["accelerator_count"] for r in results
-               if r["accelerator_ids"] == ["nvidia-gb200"] and r["division"] == "closed" and r["unit"] == "tokens/s"
-               and (count == "any" or r["accelerator_count"] == 72))
+    best = max(
+        Decimal(str(r["value"])) / r["accelerator_count"]
+        for r in results
+        if r["accelerator_ids"] == ["nvidia-gb200"]
+        and r["division"] == "closed"
+        and r["unit"] == "tokens/s"
+        and (count == "any" or r["accelerator_count"] == 72)
+    )
     assert Decimal(row["audited_per_accelerator"].value) == best.quantize(Decimal("0.0001"))
     assert (audited["accelerator_count"] == 72) == (count == "nearest")
-    assert row["scale"].value == ("same count" if count == "nearest" else f"any count: {audited['accelerator_count']} audited vs 72 claimed")
+    assert row["scale"].value == (
+        "same count" if count == "nearest" else f"any count: {audited['accelerator_count']} audited vs 72 claimed"
+    )
 
 
 def test_round_over_round_of_the_rack_includes_the_audited_rounds(full_store):
@@ -51,7 +58,9 @@ def test_round_over_round_of_the_rack_includes_the_audited_rounds(full_store):
     by_round = {r["version"].value: r["measured_by"].value.rsplit("-", 1)[-1] for r in rows}
     assert by_round == {"5.1": "mlcommons", "6.0": "mlcommons", "6.1": "vendor"}
     # the chip's own id asks the same question
-    assert ids(run_query(full_store, "round-over-round", {"accelerator": "nvidia-gb200"}).rows, "claim") == ids(rows, "claim")
+    assert ids(run_query(full_store, "round-over-round", {"accelerator": "nvidia-gb200"}).rows, "claim") == ids(
+        rows, "claim"
+    )
 
 
 @pytest.mark.parametrize("chip", ["nvidia-l40s", "nvidia-geforce-rtx-4090", "nvidia-rtx-pro-6000-blackwell-server"])
@@ -62,8 +71,10 @@ def test_no_nvlink_on_a_chip_that_has_none(full_store, chip):
     # ... while a system description of it says NVLink (free text, kept on the system)
     stated = [json.loads(p.read_text()) for p in (FULL_DATA / "systems").glob("*.json")]
     if chip != "nvidia-geforce-rtx-4090":
-        assert any(chip in s["accelerator_ids"] and any(i.startswith("nvlink") for i in s.get("interconnect_ids", []))
-                   for s in stated)
+        assert any(
+            chip in s["accelerator_ids"] and any(i.startswith("nvlink") for i in s.get("interconnect_ids", []))
+            for s in stated
+        )
 
 
 def test_every_chip_fabric_is_cited():
@@ -74,14 +85,21 @@ def test_every_chip_fabric_is_cited():
 
 
 def test_v41_per_accelerator_ranking_keeps_cts_apart_and_mi300x_together(full_store):
-    params = {"model": "llama2-70b", "scenario": "offline", "suite": "mlperf-inference-v4.1",
-              "division": "closed", "accuracy": "99", "system_type": "datacenter"}
+    params = {
+        "model": "llama2-70b",
+        "scenario": "offline",
+        "suite": "mlperf-inference-v4.1",
+        "division": "closed",
+        "accuracy": "99",
+        "system_type": "datacenter",
+    }
     chips = ids(run_query(full_store, "best-per-accelerator", params).rows, "accelerator")
     assert len(chips) == len(set(chips))
     assert {"nvidia-h200-sxm-141gb", "nvidia-h200-sxm-141gb-cts", "amd-instinct-mi300x"} <= set(chips)
     assert not [c for c in chips if "mi300x" in c and c != "amd-instinct-mi300x"]
 
 
+@pytest.mark.slow
 def test_compare_rack_claim_with_audited_chip_result_is_the_same_hardware(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(FULL_DATA, data, ignore=shutil.ignore_patterns(".benchkg"))
@@ -91,6 +109,7 @@ def test_compare_rack_claim_with_audited_chip_result_is_the_same_hardware(tmp_pa
     assert "- system: coreweave-gb200-nvl72 vs mlperf-6.0-closed-nvidia-" in result.stdout
 
 
+@pytest.mark.slow
 def test_show_a_system_gives_its_description_verbatim_its_fabric_and_its_results(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(FULL_DATA, data, ignore=shutil.ignore_patterns(".benchkg"))
@@ -103,8 +122,9 @@ def test_show_a_system_gives_its_description_verbatim_its_fabric_and_its_results
         assert f"    {field}: {text}\n" in out
     assert "  nvlink-5 (stated by the submitter only)" in out
     assert "  pcie-gen5 (stated by the submitter only)" in out  # the L40S is a PCIe Gen4 card
-    claims = sorted(p.stem for p in (data / "benchmarks").glob("*.json")
-                    if json.loads(p.read_text()).get("system_id") == system_id)
+    claims = sorted(
+        p.stem for p in (data / "benchmarks").glob("*.json") if json.loads(p.read_text()).get("system_id") == system_id
+    )
     assert claims and all(f"  benchmarks/{c}\n" in out for c in claims)
     rack = cli("show", "coreweave-gb200-nvl72", "--data", data).stdout
     assert "  nvlink-5 (also in the chip's specification)" in rack

@@ -1,5 +1,6 @@
 """Importers against the real MLPerf and Epoch files (vendored subsets; the full rounds when
 ../shared/realdata is there), with expected answers computed from the raw files by a second route."""
+
 from __future__ import annotations
 
 import hashlib
@@ -10,17 +11,20 @@ from pathlib import Path
 
 import pytest
 
+from benchkg.answers.queries import run_query
+from benchkg.checks.validate import validate_graph
+from benchkg.graph.store import build_graph
 from benchkg.importers.common import ImportReport
 from benchkg.importers.epoch import import_epoch
 from benchkg.importers.mlperf import import_mlperf
-from benchkg.answers.queries import run_query
-from benchkg.graph.store import build_graph
-from benchkg.checks.validate import validate_graph
-
 from conftest import DATA, FIXTURES, SHARED, cli
 
 REAL = FIXTURES / "realdata"
-V41, V60, EPOCH = REAL / "mlperf_inference_v4.1", REAL / "mlperf_inference_v6.0", REAL / "epoch_ml_hardware" / "ml_hardware.csv"
+V41, V60, EPOCH = (
+    REAL / "mlperf_inference_v4.1",
+    REAL / "mlperf_inference_v6.0",
+    REAL / "epoch_ml_hardware" / "ml_hardware.csv",
+)
 
 
 def tree_digest(folder: Path) -> str:
@@ -91,8 +95,9 @@ def test_87_vs_88_accelerators(imported):
     store = build_graph(data, persist=False).store
     findings = [f for f in validate_graph(store, data).findings if f.focus == f"benchmarks/{rec['id']}"]
     assert [(f.shape, f.severity) for f in findings if "count" in f.shape] == [("mix-states-another-count", "warning")]
-    assert "counts 87 accelerators, but accelerator_count is 88" in next(f.message for f in findings
-                                                                       if f.shape == "mix-states-another-count")
+    assert "counts 87 accelerators, but accelerator_count is 88" in next(
+        f.message for f in findings if f.shape == "mix-states-another-count"
+    )
 
 
 def test_heterogeneous_system_keeps_every_kind_with_its_count(imported):
@@ -130,8 +135,11 @@ def test_one_record_per_chip_across_spellings_and_sources(imported):
     data, _ = imported
     spellings = {r["Accelerator"] for r in rows(V41) if "MI300X" in r["Accelerator"]}
     assert {"AMD Instinct MI300X-NPS1-SPX-192GB-750W", "AMD MI300X-NPS1-SPX-192GB-750W"} <= spellings
-    ids = {claim(data, p.stem)["accelerator_ids"][0] for p in (data / "benchmarks").glob("mlperf-4.1-*.json")
-           if "MI300X" in claim(data, p.stem)["system_name"] or claim(data, p.stem)["accelerator_ids"][0].startswith("amd")}
+    ids = {
+        claim(data, p.stem)["accelerator_ids"][0]
+        for p in (data / "benchmarks").glob("mlperf-4.1-*.json")
+        if "MI300X" in claim(data, p.stem)["system_name"] or claim(data, p.stem)["accelerator_ids"][0].startswith("amd")
+    }
     assert ids == {"amd-instinct-mi300x"}
     h200 = json.loads((data / "accelerators" / "nvidia-h200-sxm-141gb.json").read_text())
     assert {"NVIDIA H200-SXM-141GB", "NVIDIA H200 SXM"} <= set(h200["aliases"])
@@ -151,13 +159,23 @@ def test_a_variant_is_a_record_of_its_own_never_an_alias(imported):
 
 def test_a_system_record_keeps_the_description_verbatim(imported):
     data, _ = imported
-    raw = next(r for r in rows(V41) if r["Accelerator"] == "NVIDIA H200-SXM-141GB-CTS" and r["Platform"].endswith("x8_TRT"))
-    described = json.loads((V41 / "systems" / raw["Category"] / raw["Submitter"] / "systems" / f"{raw['Platform']}.json").read_text())
+    raw = next(
+        r for r in rows(V41) if r["Accelerator"] == "NVIDIA H200-SXM-141GB-CTS" and r["Platform"].endswith("x8_TRT")
+    )
+    described = json.loads(
+        (V41 / "systems" / raw["Category"] / raw["Submitter"] / "systems" / f"{raw['Platform']}.json").read_text()
+    )
     rec = claim(data, f"mlperf-{raw['ID'].lstrip('v')}-{raw['Model']}-{raw['Scenario'].lower()}")
     system = json.loads((data / "systems" / f"{rec['system_id']}.json").read_text())
     assert system["submitter_id"] == "nvidia" and system["accelerator_count"] == 8 and system["node_count"] == 1
-    for field in ("accelerator_interconnect", "accelerator_host_interconnect", "host_networking", "framework",
-                  "other_software_stack", "hw_notes"):
+    for field in (
+        "accelerator_interconnect",
+        "accelerator_host_interconnect",
+        "host_networking",
+        "framework",
+        "other_software_stack",
+        "hw_notes",
+    ):
         assert system["description"][field] == str(described[field]).strip()
     assert system["host_processor"] == raw["Processor"] and system["host_processor_count"] == 2
     assert {"nvlink-4", "pcie-gen5"} <= set(system["interconnect_ids"])
@@ -167,7 +185,9 @@ def test_a_system_record_keeps_the_description_verbatim(imported):
 def test_fabric_comes_from_system_files_through_the_table(imported):
     data, _ = imported
     raw = next(r for r in rows(V41) if r["Accelerator"] == "NVIDIA H200-SXM-141GB" and r["Model"] == "llama2-70b-99")
-    system = json.loads((V41 / "systems" / raw["Category"] / raw["Submitter"] / "systems" / f"{raw['Platform']}.json").read_text())
+    system = json.loads(
+        (V41 / "systems" / raw["Category"] / raw["Submitter"] / "systems" / f"{raw['Platform']}.json").read_text()
+    )
     rec = claim(data, f"mlperf-{raw['ID'].lstrip('v')}-{raw['Model']}-{raw['Scenario'].lower()}")
     if "4th Gen NVLink" in system["accelerator_interconnect"]:
         assert "nvlink-4" in rec["interconnect_ids"]
@@ -177,6 +197,7 @@ def test_fabric_comes_from_system_files_through_the_table(imported):
 def test_epoch_csv_with_quoted_newlines(imported):
     data, report = imported
     import csv
+
     with open(EPOCH, newline="", encoding="utf-8") as f:
         raw = list(csv.DictReader(f))
     assert any("\n" in v for r in raw for v in r.values())
@@ -189,29 +210,53 @@ def test_epoch_csv_with_quoted_newlines(imported):
 def test_best_per_accelerator_llama2_offline_v41_matches_the_raw_file(imported):
     data, _ = imported
     store = build_graph(data, persist=False).store
-    got = run_query(store, "leaderboard", {"model": "llama2-70b", "scenario": "offline", "suite": "mlperf-inference-v4.1",
-                                           "division": "closed"}).rows
-    best = max(Decimal(str(r["Performance_Result"])) / (int(r["Nodes"]) * int(float(r["a#"])))
-               for r in rows(V41) if r["Model"] == "llama2-70b-99" and r["Scenario"] == "Offline"
-               and r["Category"] == "closed" and r["Accelerator"] and "datacenter" in r["Suite"])
+    got = run_query(
+        store,
+        "leaderboard",
+        {"model": "llama2-70b", "scenario": "offline", "suite": "mlperf-inference-v4.1", "division": "closed"},
+    ).rows
+    best = max(
+        Decimal(str(r["Performance_Result"])) / (int(r["Nodes"]) * int(float(r["a#"])))
+        for r in rows(V41)
+        if r["Model"] == "llama2-70b-99"
+        and r["Scenario"] == "Offline"
+        and r["Category"] == "closed"
+        and r["Accelerator"]
+        and "datacenter" in r["Suite"]
+    )
     assert Decimal(got[0]["per_accelerator"].value) == best.quantize(Decimal("0.0001"))
 
 
 def test_best_8x_h200_round_over_round_matches_the_raw_files(imported):
     data, _ = imported
     store = build_graph(data, persist=False).store
-    got = run_query(store, "round-over-round", {"accelerator": "nvidia-h200-sxm-141gb", "model": "llama2-70b",
-                                                "scenario": "offline", "accelerator_count": "8"}).rows
+    got = run_query(
+        store,
+        "round-over-round",
+        {
+            "accelerator": "nvidia-h200-sxm-141gb",
+            "model": "llama2-70b",
+            "scenario": "offline",
+            "accelerator_count": "8",
+        },
+    ).rows
     expected = {}
     for version, folder in (("4.1", V41), ("6.0", V60)):
-        values = [Decimal(str(r["Performance_Result"])) for r in rows(folder)
-                  if r["Accelerator"] == "NVIDIA H200-SXM-141GB" and r["Model"] == "llama2-70b-99"
-                  and r["Scenario"] == "Offline" and r["Category"] == "closed"
-                  and int(r["Nodes"]) * int(float(r["a#"])) == 8]
+        values = [
+            Decimal(str(r["Performance_Result"]))
+            for r in rows(folder)
+            if r["Accelerator"] == "NVIDIA H200-SXM-141GB"
+            and r["Model"] == "llama2-70b-99"
+            and r["Scenario"] == "Offline"
+            and r["Category"] == "closed"
+            and int(r["Nodes"]) * int(float(r["a#"])) == 8
+        ]
         if values:
             expected[version] = max(values)
     assert {r["version"].value: Decimal(r["value"].value) for r in got} == expected
-    assert all(r["ran_on"].value.endswith("/nvidia-h200-sxm-141gb") for r in got), "the CTS variant is not the plain part"
+    assert all(r["ran_on"].value.endswith("/nvidia-h200-sxm-141gb") for r in got), (
+        "the CTS variant is not the plain part"
+    )
 
 
 def test_per_accelerator_ranking_keeps_variants_apart_and_spellings_together(imported):
@@ -220,16 +265,25 @@ def test_per_accelerator_ranking_keeps_variants_apart_and_spellings_together(imp
     params = {"model": "llama2-70b", "scenario": "offline", "suite": "mlperf-inference-v4.1"}
     got = {r["accelerator"].value.rsplit("/", 1)[1]: r for r in run_query(store, "best-per-accelerator", params).rows}
     assert {"nvidia-h200-sxm-141gb", "nvidia-h200-sxm-141gb-cts", "amd-instinct-mi300x"} <= set(got)
-    for chip, spelling in (("nvidia-h200-sxm-141gb", "NVIDIA H200-SXM-141GB"), ("nvidia-h200-sxm-141gb-cts", "NVIDIA H200-SXM-141GB-CTS")):
-        best = max(Decimal(str(r["Performance_Result"])) / (int(r["Nodes"]) * int(float(r["a#"]))) for r in rows(V41)
-                   if r["Accelerator"] == spelling and r["Model"] == "llama2-70b-99" and r["Scenario"] == "Offline")
+    for chip, spelling in (
+        ("nvidia-h200-sxm-141gb", "NVIDIA H200-SXM-141GB"),
+        ("nvidia-h200-sxm-141gb-cts", "NVIDIA H200-SXM-141GB-CTS"),
+    ):
+        best = max(
+            Decimal(str(r["Performance_Result"])) / (int(r["Nodes"]) * int(float(r["a#"])))
+            for r in rows(V41)
+            if r["Accelerator"] == spelling and r["Model"] == "llama2-70b-99" and r["Scenario"] == "Offline"
+        )
         assert Decimal(got[chip]["best_per_accelerator"].value) == best.quantize(Decimal("0.0001"))
-    merged = {r["accelerator"].value.rsplit("/", 1)[1]: r for r in
-              run_query(store, "best-per-accelerator", {**params, "merge_variants": "true"}).rows}
+    merged = {
+        r["accelerator"].value.rsplit("/", 1)[1]: r
+        for r in run_query(store, "best-per-accelerator", {**params, "merge_variants": "true"}).rows
+    }
     assert "nvidia-h200-sxm-141gb-cts" not in merged
     assert merged["nvidia-h200-sxm-141gb"]["merged"].value == "nvidia-h200-sxm-141gb-cts"
     assert Decimal(merged["nvidia-h200-sxm-141gb"]["best_per_accelerator"].value) == max(
-        Decimal(got[c]["best_per_accelerator"].value) for c in ("nvidia-h200-sxm-141gb", "nvidia-h200-sxm-141gb-cts"))
+        Decimal(got[c]["best_per_accelerator"].value) for c in ("nvidia-h200-sxm-141gb", "nvidia-h200-sxm-141gb-cts")
+    )
 
 
 def edit_system_file(folder: Path, **changes) -> None:
@@ -273,9 +327,17 @@ def test_empty_accelerator_count_is_skipped_not_guessed(tmp_path, data_copy):
 def test_an_integrated_gpu_with_no_count_is_counted_on_its_processor(tmp_path, data_copy):
     """v5.1-0387: 'Intel(R) Arc(TM) 140T GPU', a# empty, and a system description that says 0
     accelerators per node: the result ran on the processor's integrated GPU."""
-    folder = synthetic_round(tmp_path, **{"a#": "", "Total Accelerators": None, "Accelerator": "Intel(R) Arc(TM) 140T GPU",
-                                          "Processor": "Intel(R) Core(TM) Ultra 7 Processor 255H", "Nodes": 1,
-                                          "host_processors_per_node": 1})
+    folder = synthetic_round(
+        tmp_path,
+        **{
+            "a#": "",
+            "Total Accelerators": None,
+            "Accelerator": "Intel(R) Arc(TM) 140T GPU",
+            "Processor": "Intel(R) Core(TM) Ultra 7 Processor 255H",
+            "Nodes": 1,
+            "host_processors_per_node": 1,
+        },
+    )
     edit_system_file(folder, accelerators_per_node="0")
     report = import_mlperf(folder, data_copy)
     assert report.imported["v6.0"] == 1 and report.imported["v6.0 CPU-only"] == 1
@@ -291,7 +353,9 @@ def test_a_system_description_never_puts_a_fabric_on_a_chip(tmp_path, data_copy)
     before = {p.name: p.read_bytes() for p in (data_copy / "accelerators").glob("*.json")}
     import_mlperf(folder, data_copy)
     rec = next(json.loads(p.read_text()) for p in (data_copy / "benchmarks").glob("mlperf-6.0-0031-*.json"))
-    assert "nvlink-5" in json.loads((data_copy / "systems" / f"{rec['system_id']}.json").read_text())["interconnect_ids"]
+    assert (
+        "nvlink-5" in json.loads((data_copy / "systems" / f"{rec['system_id']}.json").read_text())["interconnect_ids"]
+    )
     for name, content in before.items():
         after = json.loads((data_copy / "accelerators" / name).read_text())
         assert after.get("interconnect_ids") == json.loads(content).get("interconnect_ids"), name
@@ -313,8 +377,14 @@ def test_import_cli_bad_inputs(tmp_path, data_copy):
     assert cli("import", "inferencex", tmp_path, "--out", data_copy).exit_code == 2
 
 
-@pytest.mark.parametrize("changes,said", [({"version": "v../../../escape"}, "/0/version: 'v../../../escape' is not an MLPerf round"),
-                                          ({"Model": "../../../escape"}, "'../../../escape' is not a record id")])
+@pytest.mark.parametrize(
+    "changes,said",
+    [
+        ({"version": "v../../../escape"}, "/0/version: 'v../../../escape' is not an MLPerf round"),
+        ({"Model": "../../../escape"}, "'../../../escape' is not a record id"),
+    ],
+)
+@pytest.mark.slow
 def test_an_import_never_writes_outside_out(tmp_path, data_copy, changes, said):
     """A round whose version or model field holds a path: exit 2 saying which value, and no file
     appears outside --out."""
@@ -327,12 +397,18 @@ def test_an_import_never_writes_outside_out(tmp_path, data_copy, changes, said):
     assert result.exit_code == 2 and said in result.stderr, result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (SHARED / "realdata").is_dir(), reason="../shared/realdata is not here")
 def test_full_rounds_import_and_validate(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(DATA, data)
-    result = cli("import", "mlperf", *(SHARED / "realdata" / f"mlperf_inference_v{v}" for v in ("4.1", "5.1", "6.0")),
-                 "--out", data)
+    result = cli(
+        "import",
+        "mlperf",
+        *(SHARED / "realdata" / f"mlperf_inference_v{v}" for v in ("4.1", "5.1", "6.0")),
+        "--out",
+        data,
+    )
     assert result.exit_code == 0
     counts = {"4.1": (937, 110), "5.1": (1448, 880), "6.0": (520, 33)}
     for v, (results, cpu_only) in counts.items():

@@ -1,14 +1,16 @@
 """Incremental validation: after each kind of edit, the findings equal a full run's, and only the
 records the edit can affect were re-checked."""
+
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from benchkg.checks.incremental import cache_path_for
-from benchkg.graph.store import build_graph
-from benchkg.checks.validate import validate_graph
+import pytest
 
+from benchkg.checks.incremental import cache_path_for
+from benchkg.checks.validate import validate_graph
+from benchkg.graph.store import build_graph
 from conftest import DATA
 
 SERVER = "benchmarks/bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server.json"
@@ -39,6 +41,7 @@ def _shapes(report, focus: str) -> set[str]:
     return {f.shape for f in report.findings if f.focus == focus}
 
 
+@pytest.mark.slow
 def test_incremental_findings_equal_a_full_run_after_each_kind_of_edit(data_copy):
     records = len(list(data_copy.glob("*/*.json")))
     first = _check(data_copy)
@@ -60,19 +63,26 @@ def test_incremental_findings_equal_a_full_run_after_each_kind_of_edit(data_copy
     # the rack loses its fabric too: nvswitch-5 is nowhere now (nvlink-5 is still the chip's)
     _edit(data_copy, GB200, lambda r: [r.pop(k) for k in ("interconnect_ids", "interconnect_sources")])
     report = _check(data_copy)
-    assert {f.message.split()[0] for f in report.findings
-            if f.focus == SERVER[:-5] and f.shape == "fabric-present"} == {"nvswitch-5"}
+    assert {
+        f.message.split()[0] for f in report.findings if f.focus == SERVER[:-5] and f.shape == "fabric-present"
+    } == {"nvswitch-5"}
     assert 0 < report.rechecked < records / 4
 
     # two hops: the chip the rack is made of loses nvlink-5, so the rack's claims lose it as well
-    _edit(data_copy, CHIP, lambda r: r.update(interconnect_ids=["nvlink-c2c"], interconnect_sources=[
-        s for s in r["interconnect_sources"] if s["interconnect_id"] == "nvlink-c2c"]))
+    _edit(
+        data_copy,
+        CHIP,
+        lambda r: r.update(
+            interconnect_ids=["nvlink-c2c"],
+            interconnect_sources=[s for s in r["interconnect_sources"] if s["interconnect_id"] == "nvlink-c2c"],
+        ),
+    )
     report = _check(data_copy)
-    assert {f.message.split()[0] for f in report.findings
-            if f.focus == SERVER[:-5] and f.shape == "fabric-present"} == {"nvswitch-5", "nvlink-5"}
+    assert {
+        f.message.split()[0] for f in report.findings if f.focus == SERVER[:-5] and f.shape == "fabric-present"
+    } == {"nvswitch-5", "nvlink-5"}
 
     # the rack disappears: every reference to it is reported; then it comes back, fabric and all
-    saved = (data_copy / GB200).read_text()
     (data_copy / GB200).unlink()
     report = _check(data_copy)
     assert any(s.startswith("ref-") for s in _shapes(report, SERVER[:-5]))
@@ -121,7 +131,6 @@ def test_changed_shapes_mean_a_full_run(data_copy, tmp_path):
     assert validate_graph(store, data_copy, shapes_dir=shapes, cache=cache).rechecked is None
 
 
-
 def test_validate_command_says_what_it_rechecked(data_copy):
     from conftest import cli
 
@@ -142,4 +151,6 @@ def test_findings_name_files_as_the_data_folder_is_given(data_copy, monkeypatch)
     relative = cli("validate", "--data", "data")
     absolute = cli("validate", "--data", data_copy)
     assert "data/benchmarks/" in relative.stdout and str(data_copy) not in relative.stdout
-    assert str(data_copy / "benchmarks") in absolute.stdout, "a cache written for ./data is not reused for another spelling"
+    assert str(data_copy / "benchmarks") in absolute.stdout, (
+        "a cache written for ./data is not reused for another spelling"
+    )

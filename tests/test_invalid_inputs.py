@@ -6,6 +6,7 @@ record file by default), a file of another kind (``<name>.rq``, ``.ttl``, ``.tom
 folder ``<name>/`` (an MLPerf round, say), placed where ``# place:`` says, relative to the data folder
 (``../`` reaches the case folder around it). See tests/fixtures/invalid/README.md.
 """
+
 from __future__ import annotations
 
 import gc
@@ -18,14 +19,27 @@ from pathlib import Path
 import pytest
 
 from benchkg.graph.store import open_store, store_dir_for
-
 from conftest import DATA, FIXTURES, cli
+
+pytestmark = pytest.mark.slow  # the hostile-input corpus: every case a command of its own
 
 INVALID = FIXTURES / "invalid"
 CASES = sorted(p.name[: -len(".expected")] for p in INVALID.glob("*.expected"))
 #: commands that read --data (the others name their inputs themselves)
-TAKES_DATA = {"build", "validate", "query", "queries", "show", "compare", "export", "site", "push", "serve", "reference",
-              "draft"}
+TAKES_DATA = {
+    "build",
+    "validate",
+    "query",
+    "queries",
+    "show",
+    "compare",
+    "export",
+    "site",
+    "push",
+    "serve",
+    "reference",
+    "draft",
+}
 
 
 def read_expected(name: str) -> tuple[dict, str]:

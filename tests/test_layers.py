@@ -6,6 +6,7 @@ function, goes down a layer or stays in its own, and no imports go around in a c
 (importers and rules stand side by side: neither imports the other). The checker is tested too: an
 upward import and a circle planted in a copy of the package are both caught.
 """
+
 from __future__ import annotations
 
 import ast
@@ -15,8 +16,19 @@ from pathlib import Path
 from benchkg.kernel.resources import PACKAGE
 
 #: layer -> rank; a module may import its own layer and those of lower rank, never a higher or equal other
-RANKS = {"kernel": 0, "records": 1, "importers": 2, "rules": 2, "graph": 3, "checks": 4, "answers": 5, "publish": 6,
-         "api": 7, "cli": 8, "__init__": 9}
+RANKS = {
+    "kernel": 0,
+    "records": 1,
+    "importers": 2,
+    "rules": 2,
+    "graph": 3,
+    "checks": 4,
+    "answers": 5,
+    "publish": 6,
+    "api": 7,
+    "cli": 8,
+    "__init__": 9,
+}
 
 
 def module_name(package: Path, path: Path) -> str:
@@ -36,8 +48,9 @@ def imports(package: Path) -> list[tuple[str, str, int, bool]]:
     for path in sorted(package.rglob("*.py")):
         name = module_name(package, path)
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        inner = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
-                 for n in ast.walk(f)}
+        inner = {
+            id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in ast.walk(f)
+        }
         for node in ast.walk(tree):
             targets = []
             if isinstance(node, ast.Import):
@@ -84,6 +97,7 @@ def violations(package: Path) -> list[str]:
                     break
             if len(ring) > 1:
                 found.append("circle: " + " -> ".join(sorted(ring)))
+
     for v in sorted(edges):
         if v not in index:
             visit(v)

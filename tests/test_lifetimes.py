@@ -1,6 +1,7 @@
 """What a process leaves behind: threads of one process share a store without waiting on themselves,
 `KnowledgeGraph.close()` (or `with`) lets the CLI in, and killing `benchkg build` or `benchkg serve`
 with SIGKILL leaves no worker process running."""
+
 from __future__ import annotations
 
 import os
@@ -16,7 +17,6 @@ import urllib.request
 import pytest
 
 import benchkg
-
 from conftest import DATA, FULL_DATA
 from servers import free_port, wait_for
 
@@ -121,8 +121,9 @@ def test_a_killed_build_leaves_no_worker(tmp_path):
     """A cold build of the full data/ maps records in worker processes."""
     data = tmp_path / "data"
     shutil.copytree(FULL_DATA, data)
-    build = subprocess.Popen([*BENCHKG, "build", "--data", str(data)], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+    build = subprocess.Popen(
+        [*BENCHKG, "build", "--data", str(data)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     workers = wait_for_workers(build.pid, 2)
     build.send_signal(signal.SIGKILL)
     build.wait()
@@ -135,14 +136,18 @@ def test_a_killed_build_leaves_no_worker(tmp_path):
 def test_a_killed_server_leaves_no_query_running(data):
     assert subprocess.run([*BENCHKG, "build", "--data", str(data)], capture_output=True).returncode == 0
     port = free_port()
-    serve = subprocess.Popen([*BENCHKG, "serve", "--port", str(port), "--timeout", "600", "--data", str(data)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    serve = subprocess.Popen(
+        [*BENCHKG, "serve", "--port", str(port), "--timeout", "600", "--data", str(data)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_for(f"http://127.0.0.1:{port}/", "benchkg serve")
         cartesian = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
         url = f"http://127.0.0.1:{port}/query?" + urllib.parse.urlencode({"query": cartesian})
-        threading.Thread(target=lambda: _ignore(lambda: urllib.request.urlopen(url, timeout=60).read()),
-                         daemon=True).start()
+        threading.Thread(
+            target=lambda: _ignore(lambda: urllib.request.urlopen(url, timeout=60).read()), daemon=True
+        ).start()
         workers = wait_for_workers(serve.pid, 2)  # the fork server and the query's worker
         time.sleep(0.5)
         workers = descendants(serve.pid) | workers

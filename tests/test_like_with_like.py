@@ -3,6 +3,7 @@
 The query fixture graph holds, beside an 8×H100 Llama 2 70B Offline result, the same result in
 another unit, at another accuracy tier, in the open division, as a preview system and as an inferred
 result: each is left out or marked as the defaults say. On the full data/, caveats land exactly."""
+
 from __future__ import annotations
 
 import json
@@ -12,25 +13,30 @@ import pytest
 
 from benchkg.answers.caveats import comparison_caveats, store_select
 from benchkg.answers.queries import run_query
-from benchkg.graph.store import build_graph
 from benchkg.checks.validate import validate_graph
-
+from benchkg.graph.store import build_graph
 from conftest import FULL_DATA, cli
 from test_query_graph import graph_data, graph_store  # noqa: F401  (module fixtures)
 
 FX = "fx-h100x8-llama2-70b-offline-v6-0"
 EXCLUDED = {f"{FX}-queries-per-second": "unit", f"{FX}-tier-99-9": "accuracy-tier", f"{FX}-open-division": "division"}
 MARKED = {f"{FX}-preview": ("availability", "preview"), f"{FX}-inferred": ("inferred", "true")}
-RANKINGS = [("leaderboard", {"model": "llama2-70b", "scenario": "offline"}),
-            ("best-per-accelerator", {"model": "llama2-70b", "scenario": "offline", "suite": "fx-mlperf-inference-v6.0"}),
-            ("round-over-round", {"accelerator": "nvidia-h100-sxm", "model": "llama2-70b", "scenario": "offline"}),
-            ("tokens-per-bandwidth", {"model": "llama2-70b"}),
-            ("vendor-vs-audited", {"model": "llama2-70b", "scenario": "offline"})]
+RANKINGS = [
+    ("leaderboard", {"model": "llama2-70b", "scenario": "offline"}),
+    ("best-per-accelerator", {"model": "llama2-70b", "scenario": "offline", "suite": "fx-mlperf-inference-v6.0"}),
+    ("round-over-round", {"accelerator": "nvidia-h100-sxm", "model": "llama2-70b", "scenario": "offline"}),
+    ("tokens-per-bandwidth", {"model": "llama2-70b"}),
+    ("vendor-vs-audited", {"model": "llama2-70b", "scenario": "offline"}),
+]
 
 
 def claims_of(results) -> set[str]:
-    return {v.value.rsplit("/", 1)[1] for row in results.rows for k, v in row.items()
-            if k in ("claim", "vendor_claim", "audited_claim") and "/id/benchmarks/" in v.value}
+    return {
+        v.value.rsplit("/", 1)[1]
+        for row in results.rows
+        for k, v in row.items()
+        if k in ("claim", "vendor_claim", "audited_claim") and "/id/benchmarks/" in v.value
+    }
 
 
 @pytest.mark.parametrize("name,params", RANKINGS, ids=[n for n, _ in RANKINGS])
@@ -47,8 +53,10 @@ def test_each_left_out_row_comes_back_when_its_default_is_lifted(graph_store):
 
 
 def test_leaderboard_marks_preview_and_inferred_and_shows_the_round(graph_store):
-    rows = {r["claim"].value.rsplit("/", 1)[1]: r for r in
-            run_query(graph_store, "leaderboard", {"model": "llama2-70b", "scenario": "offline"}).rows}
+    rows = {
+        r["claim"].value.rsplit("/", 1)[1]: r
+        for r in run_query(graph_store, "leaderboard", {"model": "llama2-70b", "scenario": "offline"}).rows
+    }
     for claim, (column, value) in MARKED.items():
         assert rows[claim][column].value.endswith(value)
     assert {r["round"].value for r in rows.values()} >= {"5.1", "6.0", "6.1"}
@@ -56,10 +64,17 @@ def test_leaderboard_marks_preview_and_inferred_and_shows_the_round(graph_store)
 
 
 def test_the_cli_counts_what_the_defaults_left_out(graph_data):
-    result = cli("query", "leaderboard", "--param", "model=llama2-70b", "--param", "scenario=offline", "--data", graph_data)
+    result = cli(
+        "query", "leaderboard", "--param", "model=llama2-70b", "--param", "scenario=offline", "--data", graph_data
+    )
     assert result.exit_code == 0
-    note = result.stdout[result.stdout.index("Left out"):].replace("\n  ", " ")
-    assert "3 results" in note and "unit queries/s 1" in note and "accuracy-tier 99.9 1" in note and "division open 1" in note
+    note = result.stdout[result.stdout.index("Left out") :].replace("\n  ", " ")
+    assert (
+        "3 results" in note
+        and "unit queries/s 1" in note
+        and "accuracy-tier 99.9 1" in note
+        and "division open 1" in note
+    )
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +84,10 @@ def full_store():
 
 def caveat_links(store) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
-    for r in store.query("PREFIX bk: <https://w3id.org/benchkg/ontology#> SELECT ?c ?g WHERE { ?c bk:caveat ?g }",
-                         use_default_graph_as_union=True):
+    for r in store.query(
+        "PREFIX bk: <https://w3id.org/benchkg/ontology#> SELECT ?c ?g WHERE { ?c bk:caveat ?g }",
+        use_default_graph_as_union=True,
+    ):
         out.setdefault(r["g"].value.rsplit("/", 1)[1], set()).add(r["c"].value)
     return out
 
@@ -81,11 +98,14 @@ def test_a_single_claim_carries_no_comparison_caveat(full_store):
     assert not comparison & set(caveat_links(full_store))
 
 
+@pytest.mark.slow
 def test_a_finding_caveat_applies_to_exactly_the_claims_whose_finding_fires(full_store):
     findings = validate_graph(full_store, FULL_DATA).findings
     links = caveat_links(full_store)
-    for gotcha, shape in (("samples-times-tokens-per-sample-mismatch", "samples-times-tokens-agrees"),
-                          ("system-descriptions-are-free-text", "fabric-stated-only-by-the-system")):
+    for gotcha, shape in (
+        ("samples-times-tokens-per-sample-mismatch", "samples-times-tokens-agrees"),
+        ("system-descriptions-are-free-text", "fabric-stated-only-by-the-system"),
+    ):
         flagged = {"https://w3id.org/benchkg/id/" + f.focus for f in findings if f.shape == shape}
         assert flagged and links[gotcha] == flagged
 
@@ -93,31 +113,54 @@ def test_a_finding_caveat_applies_to_exactly_the_claims_whose_finding_fires(full
 def test_the_endpoints_caveat_only_where_endpoints_meets_inference(full_store):
     iri = "https://w3id.org/benchkg/id/benchmarks/{}".format
     select = store_select(full_store)
-    mixed = comparison_caveats(select, [iri("bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server"),
-                                        iri("bench-mlperf-endpoints-v0-7-coreweave-gb200-nvl72-deepseek-r1")])
+    mixed = comparison_caveats(
+        select,
+        [
+            iri("bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server"),
+            iri("bench-mlperf-endpoints-v0-7-coreweave-gb200-nvl72-deepseek-r1"),
+        ],
+    )
     endpoints = [c for c in mixed if c.gotcha == "endpoints-not-comparable-with-inference-server"]
     assert endpoints and dict(endpoints[0].split) == {"mlperf-inference": 1, "mlperf-endpoints": 1}
-    two_inference = comparison_caveats(select, [iri("bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server"),
-                                                iri("mlperf-6.0-0075-llama2-70b-99-offline")])
+    two_inference = comparison_caveats(
+        select,
+        [
+            iri("bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server"),
+            iri("mlperf-6.0-0075-llama2-70b-99-offline"),
+        ],
+    )
     assert "endpoints-not-comparable-with-inference-server" not in {c.gotcha for c in two_inference}
     assert "scenarios-load-systems-differently" in {c.gotcha for c in two_inference}
 
 
+@pytest.mark.slow
 def test_compare_reports_the_pair_caveats_once_and_each_claims_own(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(FULL_DATA, data, ignore=shutil.ignore_patterns(".benchkg"))
-    out = cli("compare", "mlperf-6.0-0075-llama2-70b-99-offline", "mlperf-6.0-0075-llama2-70b-99-server",
-              "--data", data).stdout
+    out = cli(
+        "compare", "mlperf-6.0-0075-llama2-70b-99-offline", "mlperf-6.0-0075-llama2-70b-99-server", "--data", data
+    ).stdout
     assert "endpoints-not-comparable" not in out and "fp4-vs-fp8" not in out
     assert out.count("scenarios-load-systems-differently") == 1
     assert "ratio: " in out and "per accelerator" in out
 
 
+@pytest.mark.slow
 def test_default_leaderboard_is_like_with_like_on_data(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(FULL_DATA, data, ignore=shutil.ignore_patterns(".benchkg"))
-    result = cli("query", "leaderboard", "--param", "model=llama2-70b", "--param", "scenario=server",
-                 "--format", "json", "--data", data)
+    result = cli(
+        "query",
+        "leaderboard",
+        "--param",
+        "model=llama2-70b",
+        "--param",
+        "scenario=server",
+        "--format",
+        "json",
+        "--data",
+        data,
+    )
     rows = json.loads(result.stdout)
     assert rows and {r["unit"] for r in rows} == {"tokens/s"} and {r["division"] for r in rows} == {"closed"}
     assert {r["tier"] for r in rows} <= {"99", None} and len({r["claim"] for r in rows}) == len(rows)
@@ -132,8 +175,17 @@ def test_default_leaderboard_is_like_with_like_on_data(tmp_path):
 def test_tables_fit_the_terminal(graph_data):
     shown = {}
     for width in (80, 120):
-        result = cli("query", "leaderboard", "--param", "model=llama2-70b", "--param", "scenario=offline",
-                     "--data", graph_data, env={"COLUMNS": str(width)})
+        result = cli(
+            "query",
+            "leaderboard",
+            "--param",
+            "model=llama2-70b",
+            "--param",
+            "scenario=offline",
+            "--data",
+            graph_data,
+            env={"COLUMNS": str(width)},
+        )
         assert result.exit_code == 0
         lines = result.stdout.splitlines()
         assert max(len(line) for line in lines) <= width, f"a line is wider than {width}"
@@ -141,18 +193,21 @@ def test_tables_fit_the_terminal(graph_data):
         header = next(i for i, line in enumerate(lines) if line.startswith("─")) - 1
         lines = lines[header:]
         shown[width] = len(lines[0].split())
-        hidden = result.stdout[result.stdout.index("(columns not shown here:"):].split(")")[0]
+        hidden = result.stdout[result.stdout.index("(columns not shown here:") :].split(")")[0]
         assert "gotchas" in hidden, "what does not fit is named"
     assert shown[120] > shown[80]
 
 
+@pytest.mark.slow
 def test_a_table_shows_25_rows_and_says_how_many_there_are(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(FULL_DATA, data, ignore=shutil.ignore_patterns(".benchkg"))
     everything = json.loads(cli("query", "leaderboard", "--format", "json", "--data", data).stdout)
     table = cli("query", "leaderboard", "--data", data, env={"COLUMNS": "200"}).stdout
     assert f"(rows 1–25 of {len(everything)}; --limit 0 for all)" in table
-    page = json.loads(cli("query", "leaderboard", "--format", "json", "--limit", "5", "--offset", "10", "--data", data).stdout)
+    page = json.loads(
+        cli("query", "leaderboard", "--format", "json", "--limit", "5", "--offset", "10", "--data", data).stdout
+    )
     assert page == everything[10:15]
 
 

@@ -1,4 +1,5 @@
 """Records -> RDF: derived values, one graph per file, and an ontology that declares every term used."""
+
 from __future__ import annotations
 
 from decimal import Decimal
@@ -6,11 +7,10 @@ from decimal import Decimal
 from pyoxigraph import NamedNode, RdfFormat, Store
 
 from benchkg.graph.mapping import record_quads
-from benchkg.records.reader import load_records
 from benchkg.kernel.resources import ONTOLOGY_FILE
-from benchkg.records.schema import SCHEMA
 from benchkg.kernel.vocab import BK, PREFIXES, SCHEMES, UNITS, concept_iri, scheme_iri
-
+from benchkg.records.reader import load_records
+from benchkg.records.schema import SCHEMA
 from conftest import DATA
 
 RDF_TYPE = PREFIXES["rdf"] + "type"
@@ -72,8 +72,11 @@ def test_controlled_values_are_skos_concepts_in_their_scheme():
         assert members == {concept_iri(scheme, v) for v in values}, scheme
     for unit in UNITS.values():
         if unit.startswith(BK):
-            assert list(onto.quads_for_pattern(NamedNode(unit), NamedNode(RDF_TYPE),
-                                               NamedNode("http://qudt.org/schema/qudt/ContextualUnit")))
+            assert list(
+                onto.quads_for_pattern(
+                    NamedNode(unit), NamedNode(RDF_TYPE), NamedNode("http://qudt.org/schema/qudt/ContextualUnit")
+                )
+            )
 
 
 def test_one_named_graph_per_record_file():

@@ -1,5 +1,6 @@
 """Records named as people name them: an alias, a name, another case; a name that matches nothing says
 what it might have meant; and rows as pandas types a spreadsheet user expects."""
+
 from __future__ import annotations
 
 import json
@@ -8,7 +9,6 @@ import pytest
 
 import benchkg
 from benchkg.kernel.errors import UsageError
-
 from conftest import FULL_DATA, cli
 
 
@@ -18,13 +18,16 @@ def kg():
         yield graph
 
 
-@pytest.mark.parametrize("typed,kind,ident", [
-    ("NVIDIA GB300", "accelerators", "nvidia-gb300"),  # a record's name
-    ("ORACLE", "organizations", "oracle"),  # MLPerf v6.0's spelling of a submitter
-    ("Oracle", "organizations", "oracle"),  # v4.1's
-    ("NVIDIA H100-SXM-80GB", "accelerators", "nvidia-h100-sxm"),  # an alias the importer resolves
-    ("systems/coreweave-gb200-nvl72", "systems", "coreweave-gb200-nvl72"),  # kind/id
-])
+@pytest.mark.parametrize(
+    "typed,kind,ident",
+    [
+        ("NVIDIA GB300", "accelerators", "nvidia-gb300"),  # a record's name
+        ("ORACLE", "organizations", "oracle"),  # MLPerf v6.0's spelling of a submitter
+        ("Oracle", "organizations", "oracle"),  # v4.1's
+        ("NVIDIA H100-SXM-80GB", "accelerators", "nvidia-h100-sxm"),  # an alias the importer resolves
+        ("systems/coreweave-gb200-nvl72", "systems", "coreweave-gb200-nvl72"),  # kind/id
+    ],
+)
 def test_a_record_is_found_by_any_of_its_names(kg, typed, kind, ident):
     found = kg.find(typed)
     assert (found.kind, found.id) == (kind, ident)
@@ -35,15 +38,38 @@ def test_a_name_that_matches_nothing_says_what_it_might_mean(kg):
         kg.find("gb300")
 
 
+@pytest.mark.slow
 def test_a_parameter_takes_a_name_and_says_what_it_resolved_to():
-    result = cli("query", "leaderboard", "--param", "submitter=ORACLE", "--param", "scenario=offline",
-                 "--format", "json", "--data", FULL_DATA)
+    result = cli(
+        "query",
+        "leaderboard",
+        "--param",
+        "submitter=ORACLE",
+        "--param",
+        "scenario=offline",
+        "--format",
+        "json",
+        "--data",
+        FULL_DATA,
+    )
     assert result.exit_code == 0
     assert "('ORACLE' is organizations/oracle)" in result.stderr
     rows = json.loads(result.stdout)
     assert rows and all(r["claim"].startswith("mlperf-6.0-") for r in rows)
-    by_id = json.loads(cli("query", "leaderboard", "--param", "submitter=oracle", "--param", "scenario=offline",
-                           "--format", "json", "--data", FULL_DATA).stdout)
+    by_id = json.loads(
+        cli(
+            "query",
+            "leaderboard",
+            "--param",
+            "submitter=oracle",
+            "--param",
+            "scenario=offline",
+            "--format",
+            "json",
+            "--data",
+            FULL_DATA,
+        ).stdout
+    )
     assert rows == by_id
 
 

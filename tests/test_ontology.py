@@ -1,6 +1,7 @@
 """The ontology carries what a published vocabulary does: a version IRI tied to the package version,
 creator and dates, every term defined by it, every concept scheme's top concepts, schema.org
 alignments; and nothing it says about a term contradicts what benchkg's records use."""
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -50,11 +51,18 @@ def test_every_scheme_lists_its_concepts_as_top_concepts(props):
         assert members and props[scheme][SKOS + "hasTopConcept"] == members, scheme
 
 
-@pytest.mark.parametrize("term,predicate,target", [
-    ("Benchmark", RDFS + "subClassOf", "Claim"), ("Source", RDFS + "subClassOf", "CreativeWork"),
-    ("Accelerator", RDFS + "subClassOf", "Product"), ("Engine", RDFS + "subClassOf", "SoftwareApplication"),
-    ("released", OWL + "equivalentProperty", "releaseDate"), ("vendor", OWL + "equivalentProperty", "manufacturer"),
-    ("publisher", RDFS + "subPropertyOf", "publisher")])
+@pytest.mark.parametrize(
+    "term,predicate,target",
+    [
+        ("Benchmark", RDFS + "subClassOf", "Claim"),
+        ("Source", RDFS + "subClassOf", "CreativeWork"),
+        ("Accelerator", RDFS + "subClassOf", "Product"),
+        ("Engine", RDFS + "subClassOf", "SoftwareApplication"),
+        ("released", OWL + "equivalentProperty", "releaseDate"),
+        ("vendor", OWL + "equivalentProperty", "manufacturer"),
+        ("publisher", RDFS + "subPropertyOf", "publisher"),
+    ],
+)
 def test_schema_org_alignments(props, term, predicate, target):
     assert SCHEMA + target in props[BK + term][predicate]
 
@@ -65,7 +73,10 @@ def test_the_ontology_in_the_store_is_the_file(tmp_path):
     from conftest import DATA
 
     store = build_graph(DATA, persist=False).store
-    stored = {(q.subject.value, q.predicate.value, q.object.value) for q in
-              store.quads_for_pattern(None, None, None, NamedNode(ONTOLOGY_GRAPH)) if type(q.subject).__name__ == "NamedNode"}
+    stored = {
+        (q.subject.value, q.predicate.value, q.object.value)
+        for q in store.quads_for_pattern(None, None, None, NamedNode(ONTOLOGY_GRAPH))
+        if type(q.subject).__name__ == "NamedNode"
+    }
     assert (BK + "Benchmark", RDFS + "isDefinedBy", ONTOLOGY) in stored
     assert (ONTOLOGY, OWL + "versionIRI", f"{ONTOLOGY}/{benchkg.__version__}") in stored

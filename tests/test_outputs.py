@@ -2,6 +2,7 @@
 an export onto a folder or a device, into the data folder, a query file that is not UTF-8, a
 parameter no store can hold, an importer handed /dev/zero. Written files honour the umask, and a
 temporary left by a killed run is removed by the next."""
+
 from __future__ import annotations
 
 import hashlib
@@ -49,13 +50,15 @@ def test_outputs_inside_the_data_folder_are_refused(data_copy, command):
 
 def test_a_query_file_that_is_not_utf8_names_its_line(data_copy, tmp_path):
     rq = tmp_path / "latin1.rq"
-    rq.write_bytes(b"# caf\xc3\xa9 is fine\nSELECT * WHERE { ?s ?p \"caf\xe9\" }\n")
+    rq.write_bytes(b'# caf\xc3\xa9 is fine\nSELECT * WHERE { ?s ?p "caf\xe9" }\n')
     result = cli("query", rq, "--data", data_copy)
     assert result.exit_code == 2 and f"{rq}:2: not valid UTF-8 (byte 0xe9)" in result.stderr
 
 
-@pytest.mark.parametrize("value,said", [("1e999999999", "is too large"), ("1e-999999999", "more than 18 decimal places"),
-                                        ("1" * 5000, "has 5000 digits")])
+@pytest.mark.parametrize(
+    "value,said",
+    [("1e999999999", "is too large"), ("1e-999999999", "more than 18 decimal places"), ("1" * 5000, "has 5000 digits")],
+)
 def test_a_parameter_no_store_can_hold_is_refused(data_copy, value, said):
     result = cli("query", "round-over-round", "-p", f"accelerator_count={value}", "--data", data_copy)
     assert result.exit_code == 2 and said in result.stderr and "accelerator_count" in result.stderr

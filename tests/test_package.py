@@ -5,6 +5,7 @@ and the GitHub Action's steps run as a workflow runs them.
 These tests build and install a real wheel (about a minute, once per session); pip fetches the
 dependencies from the package registry or its cache.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,8 +22,9 @@ import yaml
 
 from benchkg.kernel.resources import REFERENCE_KINDS, ROOT
 from benchkg.records.scaffold import FILES
-
 from conftest import DATA, cli
+
+pytestmark = pytest.mark.external  # builds a wheel into a virtual environment of its own
 
 EXAMPLE_CLAIM = "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server"
 
@@ -65,17 +67,20 @@ def test_the_wheel_carries_every_file_from_its_one_place(venv):
     kinds = sorted(p.name for p in (share / "reference").iterdir() if p.is_dir() and p.name != "__pycache__")
     assert kinds == sorted(REFERENCE_KINDS + ("benchmarks", "systems"))
     for kind in REFERENCE_KINDS:
-        assert sorted(p.name for p in (share / "reference" / kind).glob("*.json")) == \
-            sorted(p.name for p in (ROOT / "data" / kind).glob("*.json")), kind
+        assert sorted(p.name for p in (share / "reference" / kind).glob("*.json")) == sorted(
+            p.name for p in (ROOT / "data" / kind).glob("*.json")
+        ), kind
     for kind in ("benchmarks", "systems"):
-        assert sorted(p.name for p in (share / "reference" / kind).glob("*.json")) == \
-            sorted(p.name for p in (ROOT / "data" / kind).glob("mlperf-*.json")), kind
+        assert sorted(p.name for p in (share / "reference" / kind).glob("*.json")) == sorted(
+            p.name for p in (ROOT / "data" / kind).glob("mlperf-*.json")
+        ), kind
 
 
 def test_pyproject_lists_the_reference_kinds_resources_names():
     packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
-    assert sorted(p.rsplit(".", 1)[1] for p in packages if p.startswith("benchkg.share.reference.")) == \
-        sorted(REFERENCE_KINDS + ("benchmarks", "systems"))
+    assert sorted(p.rsplit(".", 1)[1] for p in packages if p.startswith("benchkg.share.reference.")) == sorted(
+        REFERENCE_KINDS + ("benchmarks", "systems")
+    )
 
 
 def test_the_installed_wheel_runs_every_command_from_another_folder(venv, tmp_path):
@@ -85,7 +90,9 @@ def test_the_installed_wheel_runs_every_command_from_another_folder(venv, tmp_pa
 
     listed = run(["benchkg", "queries"], work, env)
     assert listed.returncode == 0, listed.stderr
-    assert sorted(re.findall(r"^([a-z-]+):", listed.stdout, re.M)) == sorted(p.stem for p in (ROOT / "queries").glob("*.rq"))
+    assert sorted(re.findall(r"^([a-z-]+):", listed.stdout, re.M)) == sorted(
+        p.stem for p in (ROOT / "queries").glob("*.rq")
+    )
 
     built = run(["benchkg", "build"], work, env)
     assert built.returncode == 0 and re.search(r"\d+ added", built.stdout), built.stderr
@@ -107,7 +114,9 @@ def test_the_installed_wheel_runs_every_command_from_another_folder(venv, tmp_pa
     exported = run(["benchkg", "export", "-o", "graph.nt"], work, env)
     assert exported.returncode == 0, exported.stderr
     cli("export", "-o", tmp_path / "here.nt", "--data", DATA)
-    assert sorted((work / "graph.nt").read_text().splitlines()) == sorted((tmp_path / "here.nt").read_text().splitlines())
+    assert sorted((work / "graph.nt").read_text().splitlines()) == sorted(
+        (tmp_path / "here.nt").read_text().splitlines()
+    )
 
     site = run(["benchkg", "site", "-o", "site"], work, env)
     assert site.returncode == 0, site.stderr
@@ -134,15 +143,19 @@ def data_repo(venv, tmp_path) -> Path:
 
 
 def test_init_writes_a_data_repository_that_validates_on_the_reference_set(data_repo, venv):
-    assert {str(p.relative_to(data_repo)) for p in data_repo.rglob("*") if p.is_file() and ".git/" not in str(p)} >= \
-        set(FILES) | {f"data/benchmarks/{EXAMPLE_CLAIM}.json", "data/systems/coreweave-gb200-nvl72.json"}
+    assert {
+        str(p.relative_to(data_repo)) for p in data_repo.rglob("*") if p.is_file() and ".git/" not in str(p)
+    } >= set(FILES) | {f"data/benchmarks/{EXAMPLE_CLAIM}.json", "data/systems/coreweave-gb200-nvl72.json"}
     # the example claim names suites, models, sources and gotchas it does not copy
     assert not (data_repo / "data" / "models" / "llama2-70b.json").exists()
     env = in_venv(venv)
     checked = run(["benchkg", "validate"], data_repo, env)
     assert checked.returncode == 0 and "0 violation(s)" in checked.stdout, checked.stdout + checked.stderr
-    answer = run(["benchkg", "query", "leaderboard", "--param", "suite=mlperf-inference-v6.1", "--format", "json"],
-                 data_repo, env)
+    answer = run(
+        ["benchkg", "query", "leaderboard", "--param", "suite=mlperf-inference-v6.1", "--format", "json"],
+        data_repo,
+        env,
+    )
     assert [row["claim"] for row in json.loads(answer.stdout)] == [EXAMPLE_CLAIM]
     assert run(["git", "status", "--porcelain", "--ignored"], data_repo).stdout.count(".benchkg/") == 1  # ignored
 
@@ -164,7 +177,10 @@ def test_pre_commit_try_repo_passes_a_good_record_and_fails_a_malformed_one(data
     failed = pre_commit(data_repo, tmp_path)
     assert failed.returncode == 1, failed.stdout
     assert re.search(r"benchkg validate\.+Failed", failed.stdout)
-    assert "data/benchmarks/bad.json:3: /value: expected a number, got string; write 910621 without quotes" in failed.stdout
+    assert (
+        "data/benchmarks/bad.json:3: /value: expected a number, got string; write 910621 without quotes"
+        in failed.stdout
+    )
 
 
 def action_steps() -> list[dict]:
@@ -197,8 +213,11 @@ def run_action(repo: Path, venv: Path, install: bool = True, **inputs: str) -> s
 
 
 def test_the_action_annotates_findings_and_unreadable_files(data_repo, venv):
-    assert [s.get("name", s.get("uses")) for s in action_steps()] == \
-        ["actions/setup-python@v5", "Install benchkg", "Validate"]
+    assert [s.get("name", s.get("uses")) for s in action_steps()] == [
+        "actions/setup-python@v5",
+        "Install benchkg",
+        "Validate",
+    ]
     clean = run_action(data_repo, venv)
     assert clean.returncode == 0, clean.stderr
     assert "::error" not in clean.stdout and "::warning file=data/benchmarks/" in clean.stdout
@@ -210,13 +229,17 @@ def test_the_action_annotates_findings_and_unreadable_files(data_repo, venv):
     broken = run_action(data_repo, venv, install=False)
     assert broken.returncode == 1
     line = next(n for n, text in enumerate(claim.read_text().splitlines(), 1) if '"serverr"' in text)
-    assert f"::error file=data/benchmarks/{EXAMPLE_CLAIM}.json,line={line},title=vocab-scenario /scenario::" in broken.stdout
+    assert (
+        f"::error file=data/benchmarks/{EXAMPLE_CLAIM}.json,line={line},title=vocab-scenario /scenario::"
+        in broken.stdout
+    )
 
-    claim.write_text("{\n  \"id\": \n}\n")
+    claim.write_text('{\n  "id": \n}\n')
     unreadable = run_action(data_repo, venv, install=False)
     assert unreadable.returncode == 2
-    assert unreadable.stdout.startswith(f"::error file=data/benchmarks/{EXAMPLE_CLAIM}.json,line=3,title=input-error /::"
-                                        "malformed JSON")
+    assert unreadable.stdout.startswith(
+        f"::error file=data/benchmarks/{EXAMPLE_CLAIM}.json,line=3,title=input-error /::malformed JSON"
+    )
 
 
 def test_a_vendor_claim_of_ones_own_meets_the_audited_result_at_its_count(data_repo, venv, tmp_path):
@@ -234,9 +257,14 @@ def test_a_vendor_claim_of_ones_own_meets_the_audited_result_at_its_count(data_r
     assert answer.returncode == 0, answer.stderr
     row = next(r for r in json.loads(answer.stdout) if r["vendor_claim"] == claim["id"])
     # the best audited per-accelerator value of the chip, model and scenario at 4 GPUs, from the records
-    audited = [json.loads(p.read_text()) for p in (ROOT / "data" / "benchmarks").glob("mlperf-*-gpt-oss-120b-offline.json")]
-    best = max(r["value"] / r["accelerator_count"] for r in audited
-               if r["accelerator_ids"] == ["nvidia-gb300"] and r["accelerator_count"] == 4 and r["division"] == "closed")
+    audited = [
+        json.loads(p.read_text()) for p in (ROOT / "data" / "benchmarks").glob("mlperf-*-gpt-oss-120b-offline.json")
+    ]
+    best = max(
+        r["value"] / r["accelerator_count"]
+        for r in audited
+        if r["accelerator_ids"] == ["nvidia-gb300"] and r["accelerator_count"] == 4 and r["division"] == "closed"
+    )
     assert row["audited_count"] == row["vendor_count"] == 4 and row["scale"] == "same count"
     assert abs(row["audited_per_accelerator"] - best) < 1e-3
     assert abs(row["ratio"] - round(claim["value"] / 4 / best, 4)) < 1e-4

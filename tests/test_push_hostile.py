@@ -1,5 +1,6 @@
 """push and remote queries never go elsewhere and never hang: a store that redirects, stalls or drips
 bytes on 127.0.0.1 gets exit 2 within the documented timeout, and no credential reaches another host."""
+
 from __future__ import annotations
 
 import socket
@@ -109,8 +110,9 @@ def drip(conn, stop):
 
 def timed_push(endpoint: str, *extra: str, timeout: float = 2.0):
     started = time.monotonic()
-    result = cli("push", "--endpoint", endpoint, "--timeout", str(timeout), *extra, "--data", DATA,
-                 env={"BENCHKG_TOKEN": TOKEN})
+    result = cli(
+        "push", "--endpoint", endpoint, "--timeout", str(timeout), *extra, "--data", DATA, env={"BENCHKG_TOKEN": TOKEN}
+    )
     return result, time.monotonic() - started
 
 
@@ -132,8 +134,7 @@ def test_a_push_whose_graph_store_redirects_is_not_reported_as_pushed(tmp_path):
     catcher = Catcher()
     bouncer = redirector(catcher.url)
     try:
-        result, _ = timed_push(server.query, "--gsp", f"http://127.0.0.1:{bouncer.server_address[1]}/store",
-                               timeout=10)
+        result, _ = timed_push(server.query, "--gsp", f"http://127.0.0.1:{bouncer.server_address[1]}/store", timeout=10)
         assert result.exit_code == 2, result.output
         assert "pushed to" not in result.stdout and "redirect" in result.stderr
         assert not any("Authorization" in r["headers"] for r in catcher.seen) and catcher.seen == []
@@ -141,6 +142,7 @@ def test_a_push_whose_graph_store_redirects_is_not_reported_as_pushed(tmp_path):
         bouncer.shutdown(), catcher.shutdown(), server.kill()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("behaviour", [stall, drip], ids=["stalls", "drips"])
 def test_a_store_that_stalls_or_drips_is_given_up_within_the_timeout(behaviour):
     port, stop = raw_server(behaviour)
@@ -157,8 +159,16 @@ def test_a_remote_query_that_stalls_is_given_up_within_the_timeout():
     port, stop = raw_server(stall)
     try:
         started = time.monotonic()
-        result = cli("query", "submitters-per-round", "--endpoint", f"http://127.0.0.1:{port}/query",
-                     "--timeout", "1.5", "--data", DATA)
+        result = cli(
+            "query",
+            "submitters-per-round",
+            "--endpoint",
+            f"http://127.0.0.1:{port}/query",
+            "--timeout",
+            "1.5",
+            "--data",
+            DATA,
+        )
         took = time.monotonic() - started
         assert result.exit_code == 2 and "did not answer in time" in result.stderr
         assert took < 1.5 + 1.5

@@ -1,4 +1,5 @@
 """Every saved query parses, runs, and answers what a second route (tests/oracle.py) computes."""
+
 from __future__ import annotations
 
 import csv
@@ -8,11 +9,10 @@ from decimal import Decimal
 
 import pytest
 
-from benchkg.kernel.errors import UsageError
+import oracle
 from benchkg.answers.queries import Param, bind, bound_text, run_query, saved_queries, term_for
 from benchkg.answers.results import to_csv, to_json
-
-import oracle
+from benchkg.kernel.errors import UsageError
 from conftest import DATA, cli
 
 RECORDS = oracle.load(DATA)
@@ -38,13 +38,23 @@ def test_every_saved_query_runs_with_defaults(seed_store, name):
     assert results.vars
 
 
-@pytest.mark.parametrize("model,scenario", [("llama2-70b", "server"), ("llama2-70b", "offline"),
-                                            ("gpt-oss-120b", "offline"), ("deepseek-r1", "endpoints")])
+@pytest.mark.parametrize(
+    "model,scenario",
+    [("llama2-70b", "server"), ("llama2-70b", "offline"), ("gpt-oss-120b", "offline"), ("deepseek-r1", "endpoints")],
+)
 def test_q_leaderboard(seed_store, model, scenario):
     got = run_query(seed_store, "leaderboard", {"model": model, "scenario": scenario}).rows
     expected = oracle.leaderboard(RECORDS, model, scenario)
-    assert [(local(r["claim"]), Decimal(r["value"].value), Decimal(r["per_accelerator"].value),
-             int(r["accelerator_count"].value), ids(r.get("gotchas"))) for r in got] == expected
+    assert [
+        (
+            local(r["claim"]),
+            Decimal(r["value"].value),
+            Decimal(r["per_accelerator"].value),
+            int(r["accelerator_count"].value),
+            ids(r.get("gotchas")),
+        )
+        for r in got
+    ] == expected
     assert expected, "the seed data should answer this"
 
 
@@ -61,9 +71,14 @@ def test_leaderboard_optional_filters(seed_store):
     all_rows = run_query(seed_store, "leaderboard", {"model": "llama2-70b", "scenario": "server"}).rows
     fp4 = run_query(seed_store, "leaderboard", {"model": "llama2-70b", "scenario": "server", "format": "fp4"}).rows
     fp8 = run_query(seed_store, "leaderboard", {"model": "llama2-70b", "scenario": "server", "format": "fp8"}).rows
-    closed = run_query(seed_store, "leaderboard", {"model": "llama2-70b", "scenario": "server", "division": "closed"}).rows
-    expected_fp4 = [c for c, r in RECORDS["benchmarks"].items()
-                    if r.get("model_id") == "llama2-70b" and r.get("scenario") == "server" and r.get("format_id") == "fp4"]
+    closed = run_query(
+        seed_store, "leaderboard", {"model": "llama2-70b", "scenario": "server", "division": "closed"}
+    ).rows
+    expected_fp4 = [
+        c
+        for c, r in RECORDS["benchmarks"].items()
+        if r.get("model_id") == "llama2-70b" and r.get("scenario") == "server" and r.get("format_id") == "fp4"
+    ]
     assert [local(r["claim"]) for r in fp4] == expected_fp4
     assert fp8 == [] and len(closed) == len(all_rows)
 
@@ -71,22 +86,34 @@ def test_leaderboard_optional_filters(seed_store):
 def test_q_server_vs_offline(seed_store):
     got = run_query(seed_store, "server-vs-offline").rows
     expected = oracle.server_offline_pairs(RECORDS)
-    assert [(local(r["server"]), local(r["offline"]), Decimal(r["ratio"].value), r["inverted"].value == "true")
-            for r in got] == expected
+    assert [
+        (local(r["server"]), local(r["offline"]), Decimal(r["ratio"].value), r["inverted"].value == "true") for r in got
+    ] == expected
     assert any(e[3] for e in expected), "the seed pair is an inversion"
-    assert all(("bench-mlperf-offline-is-not-always-faster-than-server" in ids(r.get("gotchas")))
-               == (r["inverted"].value == "true") for r in got)
+    assert all(
+        ("bench-mlperf-offline-is-not-always-faster-than-server" in ids(r.get("gotchas")))
+        == (r["inverted"].value == "true")
+        for r in got
+    )
 
 
 def test_q_fabric_claims(seed_store):
     got = run_query(seed_store, "fabric-claims").rows
     expected = oracle.fabric_claims(RECORDS)
-    assert [(local(r["claim"]), ids(r["interconnects"]), int(r["span"].value) if "span" in r else None,
-             (r["exercised_claimed"].value == "true") if "exercised_claimed" in r else None,
-             r["evidence"].value == "true") for r in got] == expected
+    assert [
+        (
+            local(r["claim"]),
+            ids(r["interconnects"]),
+            int(r["span"].value) if "span" in r else None,
+            (r["exercised_claimed"].value == "true") if "exercised_claimed" in r else None,
+            r["evidence"].value == "true",
+        )
+        for r in got
+    ] == expected
     one = run_query(seed_store, "fabric-claims", {"accelerator": "nvidia-gb300-nvl72"}).rows
-    assert {local(r["claim"]) for r in one} == {c for c, r in RECORDS["benchmarks"].items()
-                                                 if "nvidia-gb300-nvl72" in r["accelerator_ids"]}
+    assert {local(r["claim"]) for r in one} == {
+        c for c, r in RECORDS["benchmarks"].items() if "nvidia-gb300-nvl72" in r["accelerator_ids"]
+    }
 
 
 @pytest.mark.parametrize("claim", sorted(RECORDS["benchmarks"]))
@@ -101,6 +128,7 @@ def test_parameters_are_terms_not_text(seed_store):
     nasty = 'x" } } DELETE WHERE { ?s ?p ?o } #\n{'
     text = bind("SELECT * { ?s ?p $v }", {"v": term_for(Param("v", "string"), nasty)})
     from pyoxigraph import Store
+
     store = Store()
     store.update('INSERT DATA { <http://x/s> <http://x/p> "kept" }')
     assert list(store.query(text)) == [] and len(store) == 1, "the value stayed one literal"
@@ -131,8 +159,11 @@ def test_json_and_csv_are_sparql_results_formats(seed_store):
     assert doc["head"]["vars"] == results.vars
     first = doc["results"]["bindings"][0]
     assert first["claim"]["type"] == "uri"
-    assert first["value"] == {"type": "literal", "value": "910621.36",
-                              "datatype": "http://www.w3.org/2001/XMLSchema#decimal"}
+    assert first["value"] == {
+        "type": "literal",
+        "value": "910621.36",
+        "datatype": "http://www.w3.org/2001/XMLSchema#decimal",
+    }
     rows = list(csv.reader(io.StringIO(to_csv(results), newline="")))
     assert rows[0] == results.vars and rows[1][results.vars.index("value")] == "910621.36"
     assert to_csv(results).endswith("\r\n")

@@ -1,5 +1,6 @@
 """Every saved query against the query fixture graph (data/ + tests/fixtures/query-graph/), rows
 compared whole with the SPARQL CSV results stored in tests/fixtures/query-graph/expected/."""
+
 from __future__ import annotations
 
 import csv
@@ -12,13 +13,21 @@ import pytest
 from benchkg.answers.queries import run_query, saved_queries
 from benchkg.answers.results import to_csv
 from benchkg.graph.store import build_graph
-
 from conftest import DATA, FIXTURES, cli
 
 GRAPH = FIXTURES / "query-graph"
 CASES = json.loads((GRAPH / "cases.json").read_text())
-LIST_COLUMNS = {"gotchas", "offline_gotchas", "audited_gotchas", "interconnects", "scale_up", "scale_out", "host",
-                "accelerators", "merged"}
+LIST_COLUMNS = {
+    "gotchas",
+    "offline_gotchas",
+    "audited_gotchas",
+    "interconnects",
+    "scale_up",
+    "scale_out",
+    "host",
+    "accelerators",
+    "merged",
+}
 
 
 @pytest.fixture(scope="module")
@@ -56,28 +65,41 @@ def test_saved_query_rows(graph_store, case):
 
 
 def test_round_over_round_is_best_per_round(graph_store):
-    rows = run_query(graph_store, "round-over-round", {"accelerator": "nvidia-h100-sxm", "model": "llama2-70b",
-                                                        "scenario": "offline"}).rows
+    rows = run_query(
+        graph_store,
+        "round-over-round",
+        {"accelerator": "nvidia-h100-sxm", "model": "llama2-70b", "scenario": "offline"},
+    ).rows
     values = [float(r["per_accelerator"].value) for r in rows]
     assert values == sorted(values), "the fixture rounds improve each round"
     assert len({r["suite"].value for r in rows}) == len(rows) == 3
 
 
 def test_compare_names_every_difference_and_the_endpoints_gotcha(graph_data):
-    result = cli("compare", "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server",
-                 "bench-mlperf-endpoints-v0-7-coreweave-gb200-nvl72-deepseek-r1", "--data", graph_data)
+    result = cli(
+        "compare",
+        "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server",
+        "bench-mlperf-endpoints-v0-7-coreweave-gb200-nvl72-deepseek-r1",
+        "--data",
+        graph_data,
+    )
     assert result.exit_code == 0
     out = result.stdout
     assert out.splitlines()[4].startswith("Not comparable: they differ in suite family, scenario, model")
-    for line in ("- suite: mlperf-inference-v6.1 vs mlperf-endpoints-v0.7", "- scenario: server vs endpoints",
-                 "- model: llama2-70b vs deepseek-r1", "- accelerator count: 72 vs 68"):
+    for line in (
+        "- suite: mlperf-inference-v6.1 vs mlperf-endpoints-v0.7",
+        "- scenario: server vs endpoints",
+        "- model: llama2-70b vs deepseek-r1",
+        "- accelerator count: 72 vs 68",
+    ):
         assert line in out
     assert "[critical] endpoints-not-comparable-with-inference-server" in out
 
 
 def test_compare_with_disclosures(graph_data):
-    result = cli("compare", "fx-h100x8-llama2-70b-offline-v6-0", "fx-h100x8-llama2-70b-offline-v6-1-vendor",
-                 "--data", graph_data)
+    result = cli(
+        "compare", "fx-h100x8-llama2-70b-offline-v6-0", "fx-h100x8-llama2-70b-offline-v6-1-vendor", "--data", graph_data
+    )
     assert "Comparable only with these differences disclosed" in result.stdout
     assert "- measured by: mlcommons vs vendor" in result.stdout
     assert "- scenario" not in result.stdout
@@ -91,8 +113,18 @@ def test_compare_unknown_claim_exits_2(graph_data):
 @pytest.mark.parametrize("suffix", [".png", ".svg"])
 def test_chart(graph_data, tmp_path, suffix):
     path = tmp_path / f"lb{suffix}"
-    result = cli("query", "leaderboard", "--param", "model=llama2-70b", "--param", "scenario=offline",
-                 "--chart", path, "--data", graph_data)
+    result = cli(
+        "query",
+        "leaderboard",
+        "--param",
+        "model=llama2-70b",
+        "--param",
+        "scenario=offline",
+        "--chart",
+        path,
+        "--data",
+        graph_data,
+    )
     assert result.exit_code == 0 and path.stat().st_size > 5000
     if suffix == ".svg":
         svg = path.read_text()
@@ -103,13 +135,31 @@ def test_chart(graph_data, tmp_path, suffix):
 def test_a_latency_leaderboard_ranks_the_lowest_first_in_the_unit_of_its_results(graph_data):
     """No unit given: the leaderboard ranks in the unit the model's single-stream results are in (s),
     lowest first, and its title says the unit was settled, not given."""
-    result = cli("query", "leaderboard", "--param", "model=wan-2.2-t2v-a14b", "--param", "scenario=single-stream",
-                 "--format", "csv", "--data", graph_data)
+    result = cli(
+        "query",
+        "leaderboard",
+        "--param",
+        "model=wan-2.2-t2v-a14b",
+        "--param",
+        "scenario=single-stream",
+        "--format",
+        "csv",
+        "--data",
+        graph_data,
+    )
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert [float(r["value"]) for r in rows] == [18.9, 21.4, 30.2]
     assert {r["unit"] for r in rows} == {"s"} and not any(r["per_accelerator"] for r in rows)
-    table = cli("query", "leaderboard", "--param", "model=wan-2.2-t2v-a14b", "--param", "scenario=single-stream",
-                "--data", graph_data).stdout
+    table = cli(
+        "query",
+        "leaderboard",
+        "--param",
+        "model=wan-2.2-t2v-a14b",
+        "--param",
+        "scenario=single-stream",
+        "--data",
+        graph_data,
+    ).stdout
     assert "unit=s (auto)" in table.splitlines()[0] + table.splitlines()[1]
 
 
@@ -130,8 +180,9 @@ def regenerate() -> None:
         shutil.copyfile(path, data / path.parent.name / path.name)
     store = build_graph(data, persist=False).store
     for case in CASES:
-        (GRAPH / "expected" / case["expected"]).write_text(to_csv(run_query(store, case["query"], case["params"])),
-                                                           newline="")
+        (GRAPH / "expected" / case["expected"]).write_text(
+            to_csv(run_query(store, case["query"], case["params"])), newline=""
+        )
 
 
 if __name__ == "__main__":  # python tests/test_query_graph.py
@@ -145,7 +196,10 @@ def test_chart_draws_the_first_rows_and_says_so(tmp_path):
     from benchkg.answers.results import CHART_ROWS, to_chart
 
     decimal = NamedNode("http://www.w3.org/2001/XMLSchema#decimal")
-    rows = [{"claim": Literal(f"claim-{i:02d}"), "v": Literal(str(100 - i), datatype=decimal)} for i in range(CHART_ROWS + 5)]
+    rows = [
+        {"claim": Literal(f"claim-{i:02d}"), "v": Literal(str(100 - i), datatype=decimal)}
+        for i in range(CHART_ROWS + 5)
+    ]
     path = tmp_path / "c.svg"
     to_chart(Results(["claim", "v"], rows), path, "claim", "v")
     svg = path.read_text()

@@ -1,13 +1,15 @@
 """The README cannot drift: its first lines, every command, every saved query, and its examples run."""
+
 from __future__ import annotations
 
 import re
 import shlex
 
-from benchkg.cli import app
-from benchkg.answers.queries import saved_queries
-from benchkg.kernel.resources import ROOT
+import pytest
 
+from benchkg.answers.queries import saved_queries
+from benchkg.cli import app
+from benchkg.kernel.resources import ROOT
 from conftest import cli
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -38,6 +40,7 @@ def examples() -> list[str]:
     return [line for line in block.splitlines() if line.startswith("benchkg ")]
 
 
+@pytest.mark.slow
 def test_readme_examples_run(data_copy, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert len(examples()) >= 8
@@ -48,6 +51,7 @@ def test_readme_examples_run(data_copy, tmp_path, monkeypatch):
         assert result.stdout.strip(), line
 
 
+@pytest.mark.slow
 def test_the_python_example_gives_a_dataframe(monkeypatch, tmp_path):
     import shutil
 

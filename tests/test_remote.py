@@ -1,5 +1,6 @@
 """Remote stores, against a real Oxigraph server on 127.0.0.1 (the `oxigraph` package from PyPI):
 push, query, serve; a server killed mid-push; refused credentials; an unreachable endpoint."""
+
 from __future__ import annotations
 
 import shutil
@@ -12,17 +13,16 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import pytest
 from pyoxigraph import Store
 
-from benchkg.kernel.errors import StoreError
-from benchkg.answers.queries import run_query
-from benchkg.answers.queries import run_remote_query
-from benchkg.graph.remote import graph_payloads, push_graph, run_remote_sparql, split_ntriples
+from benchkg.answers.queries import run_query, run_remote_query
 from benchkg.answers.results import to_csv
-from benchkg.publish.serve import make_server
+from benchkg.graph.remote import graph_payloads, push_graph, run_remote_sparql, split_ntriples
 from benchkg.graph.store import build_graph, close_store, store_dir_for
-
+from benchkg.kernel.errors import StoreError
+from benchkg.publish.serve import make_server
 from conftest import DATA, FIXTURES, cli
 from servers import Server, free_port
 from test_query_graph import CASES, normalise
+
 
 @pytest.fixture
 def server(tmp_path):
@@ -42,8 +42,11 @@ def graph_data(tmp_path_factory):
 
 def remote_quads(endpoint: str) -> set[tuple[str, str, str, str]]:
     rows = run_remote_sparql(endpoint, "SELECT ?g ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } }").rows
-    return {(str(r["g"]), str(r["s"]), str(r["p"]), str(r["o"])) for r in rows  # not a store's own graphs
-            if r["g"].value.startswith("https://w3id.org/benchkg/") and not r["g"].value.endswith("/graph/push-manifest")}
+    return {
+        (str(r["g"]), str(r["s"]), str(r["p"]), str(r["o"]))
+        for r in rows  # not a store's own graphs
+        if r["g"].value.startswith("https://w3id.org/benchkg/") and not r["g"].value.endswith("/graph/push-manifest")
+    }
 
 
 def local_quads(store) -> set[tuple[str, str, str, str]]:
@@ -65,6 +68,7 @@ def test_every_saved_query_answers_the_same_embedded_and_remote(server, graph_da
         assert normalise(remote) == normalise(embedded), case["query"]
 
 
+@pytest.mark.slow
 def test_push_twice_sends_nothing_the_second_time(server, graph_data):
     store = build_graph(graph_data, persist=False).store
     first = push_graph(store, server.query)
@@ -91,6 +95,7 @@ def test_deleted_record_graph_is_removed(server, tmp_path):
     assert remote_quads(server.query) == local_quads(store)
 
 
+@pytest.mark.slow
 def test_server_killed_mid_push_then_push_again_converges(tmp_path, graph_data):
     server = Server(tmp_path / "oxigraph").start()
     try:
@@ -127,6 +132,7 @@ def test_cli_push_and_remote_query(server, graph_data):
     assert remote.exit_code == 0 and normalise(remote.stdout) == normalise(local.stdout)
 
 
+@pytest.mark.slow
 def test_unreachable_endpoint_exits_2(graph_data):
     url = f"http://127.0.0.1:{free_port()}/query"
     for args in (["push", "--endpoint", url], ["query", "leaderboard", "--endpoint", url]):
@@ -164,12 +170,17 @@ def test_401_names_the_variables_and_never_prints_the_secret(graph_data):
         for args in (["push", "--endpoint", url], ["query", "leaderboard", "--endpoint", url]):
             result = cli(*args, "--data", graph_data, env=env)
             assert result.exit_code == 2
-            assert "BENCHKG_USER" in result.stderr and "BENCHKG_PASSWORD" in result.stderr and "BENCHKG_TOKEN" in result.stderr
+            assert (
+                "BENCHKG_USER" in result.stderr
+                and "BENCHKG_PASSWORD" in result.stderr
+                and "BENCHKG_TOKEN" in result.stderr
+            )
             assert "s3cret-pw" not in result.stdout + result.stderr
     finally:
         stub.shutdown()
 
 
+@pytest.mark.slow
 def test_serve_answers_the_saved_queries_read_only(graph_data):
     build_graph(graph_data)
     close_store(store_dir_for(graph_data))
@@ -187,8 +198,17 @@ def test_serve_answers_the_saved_queries_read_only(graph_data):
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request)
         assert refused.value.code == 403
-        html = urllib.request.urlopen(url + "?format=html&query=" + urllib.parse.quote(
-            "SELECT (COUNT(*) AS ?n) WHERE { ?s a <https://w3id.org/benchkg/ontology#Benchmark> }")).read().decode()
+        html = (
+            urllib.request.urlopen(
+                url
+                + "?format=html&query="
+                + urllib.parse.quote(
+                    "SELECT (COUNT(*) AS ?n) WHERE { ?s a <https://w3id.org/benchkg/ontology#Benchmark> }"
+                )
+            )
+            .read()
+            .decode()
+        )
         n = sum(1 for _ in graph_data.glob("benchmarks/*.json"))
         assert f"<td>{n}</td>" in html
         assert server.server_address[0] == "127.0.0.1"

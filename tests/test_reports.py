@@ -1,4 +1,5 @@
 """Report formats: text, json, turtle (the raw SHACL report), github workflow commands, SARIF 2.1.0."""
+
 from __future__ import annotations
 
 import json
@@ -9,7 +10,6 @@ from rdflib import Graph, Namespace
 from rdflib.namespace import RDF
 
 from benchkg.checks.validate import Finding, Report, format_github
-
 from conftest import FIXTURES, cli
 
 SH = Namespace("http://www.w3.org/ns/shacl#")

@@ -2,6 +2,7 @@
 is answered within a second, and the server stays up; a client that leaves takes its query with it;
 an answer over the size limit is refused; SERVICE, foreign Host names and cross-origin POSTs are
 refused; the CLI builds and queries while it runs; a port in use is exit 2."""
+
 from __future__ import annotations
 
 import http.client
@@ -14,9 +15,8 @@ import urllib.parse
 import pytest
 from pyoxigraph import RdfFormat, parse
 
-from benchkg.publish.serve import Limits, make_server
 from benchkg.graph.store import build_graph, close_store, store_dir_for
-
+from benchkg.publish.serve import Limits, make_server
 from conftest import cli
 
 CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
@@ -64,6 +64,7 @@ def request(server, query=None, *, method="GET", headers=None, path="/query", bo
     return out
 
 
+@pytest.mark.slow
 def test_a_cartesian_query_is_stopped_and_others_are_answered_meanwhile(server):
     started = time.monotonic()
     slow: dict = {}
@@ -91,8 +92,10 @@ def test_a_client_that_leaves_takes_its_query_with_it(data):
     server = start(data, timeout=120)
     try:
         sock = socket.create_connection(("127.0.0.1", server.server_address[1]))
-        sock.sendall(f"GET /query?query={urllib.parse.quote(CARTESIAN)} HTTP/1.1\r\nHost: 127.0.0.1:"
-                     f"{server.server_address[1]}\r\n\r\n".encode())
+        sock.sendall(
+            f"GET /query?query={urllib.parse.quote(CARTESIAN)} HTTP/1.1\r\nHost: 127.0.0.1:"
+            f"{server.server_address[1]}\r\n\r\n".encode()
+        )
         deadline = time.monotonic() + 10
         while not multiprocessing.active_children() and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -131,25 +134,44 @@ def test_service_is_refused(server, query):
     assert status == 400 and b"SERVICE is refused" in body
 
 
-@pytest.mark.parametrize("query", ['SELECT * WHERE { ?s <http://x/SERVICE> "SERVICE" } LIMIT 1 # SERVICE <http://a/>',
-                                   "SELECT ?service WHERE { BIND (\"SERVICE <http://a/> {}\" AS ?service) }"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        'SELECT * WHERE { ?s <http://x/SERVICE> "SERVICE" } LIMIT 1 # SERVICE <http://a/>',
+        'SELECT ?service WHERE { BIND ("SERVICE <http://a/> {}" AS ?service) }',
+    ],
+)
 def test_the_word_service_outside_a_call_is_answered(server, query):
     assert request(server, query)[0] == 200
 
 
-@pytest.mark.parametrize("headers,body,status", [
-    ({"Content-Length": "-1"}, b"query=SELECT+*+WHERE+{}", 400),
-    ({"Content-Length": "+5"}, b"query", 400),
-    ({"Content-Length": "10000000"}, b"query=x", 413),
-    ({"Transfer-Encoding": "chunked"}, b"".join(b"%x\r\n%s\r\n" % (65536, b"a" * 65536) for _ in range(17)) + b"0\r\n\r\n", 413),
-    ({"Transfer-Encoding": "chunked"}, b"zz\r\nquery\r\n0\r\n\r\n", 400),
-    ({}, None, 411),
-], ids=["negative-length", "signed-length", "oversized", "chunked-too-long", "chunked-bad-size", "no-length"])
+@pytest.mark.parametrize(
+    "headers,body,status",
+    [
+        ({"Content-Length": "-1"}, b"query=SELECT+*+WHERE+{}", 400),
+        ({"Content-Length": "+5"}, b"query", 400),
+        ({"Content-Length": "10000000"}, b"query=x", 413),
+        (
+            {"Transfer-Encoding": "chunked"},
+            b"".join(b"%x\r\n%s\r\n" % (65536, b"a" * 65536) for _ in range(17)) + b"0\r\n\r\n",
+            413,
+        ),
+        ({"Transfer-Encoding": "chunked"}, b"zz\r\nquery\r\n0\r\n\r\n", 400),
+        ({}, None, 411),
+    ],
+    ids=["negative-length", "signed-length", "oversized", "chunked-too-long", "chunked-bad-size", "no-length"],
+)
 def test_a_body_past_the_limit_or_without_a_length_is_refused(server, headers, body, status):
     port = server.server_address[1]
     sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-    head = "".join(f"{k}: {v}\r\n" for k, v in {"Host": f"127.0.0.1:{port}",
-                                                "Content-Type": "application/x-www-form-urlencoded", **headers}.items())
+    head = "".join(
+        f"{k}: {v}\r\n"
+        for k, v in {
+            "Host": f"127.0.0.1:{port}",
+            "Content-Type": "application/x-www-form-urlencoded",
+            **headers,
+        }.items()
+    )
     sock.sendall(f"POST /query HTTP/1.1\r\n{head}\r\n".encode() + (body or b""))
     started = time.monotonic()
     answer = sock.recv(200)
@@ -159,12 +181,18 @@ def test_a_body_past_the_limit_or_without_a_length_is_refused(server, headers, b
 
 
 def test_a_chunked_query_within_the_limit_is_answered(server):
-    port = server.server_address[1]
     body = urllib.parse.urlencode({"query": SMALL}).encode()
     chunks = b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in (body[:10], body[10:])) + b"0\r\n\r\n"
-    status, _, answer = request(server, method="POST", body=chunks,
-                                headers={"Transfer-Encoding": "chunked", "Accept": "text/csv",
-                                         "Content-Type": "application/x-www-form-urlencoded"})
+    status, _, answer = request(
+        server,
+        method="POST",
+        body=chunks,
+        headers={
+            "Transfer-Encoding": "chunked",
+            "Accept": "text/csv",
+            "Content-Type": "application/x-www-form-urlencoded",
+        },
+    )
     assert status == 200 and answer.splitlines()[1].isdigit()
 
 
@@ -212,6 +240,7 @@ def test_a_query_file_with_service_is_refused_unless_allowed(data, tmp_path):
     close_store(store_dir_for(data))
 
 
+@pytest.mark.slow
 def test_answers_during_builds_are_the_answer_before_or_after(tmp_path):
     """Builds that change 40 claims, one after another, while a client asks without pause: every
     answer is the whole answer of one complete build (before 4 of 32 were a mix of two)."""
@@ -232,8 +261,10 @@ def test_answers_during_builds_are_the_answer_before_or_after(tmp_path):
                 record["value"] = record["value"] * scale if scale == 2 else record["value"]
             texts[path] = json.dumps(record)
         versions.append(texts)
-    ask = ("SELECT (SUM(?v) AS ?sum) (COUNT(?c) AS ?claims) WHERE { ?c a <https://w3id.org/benchkg/ontology#Benchmark> ; "
-           "<https://w3id.org/benchkg/ontology#result>/<http://qudt.org/schema/qudt/value> ?v }")
+    ask = (
+        "SELECT (SUM(?v) AS ?sum) (COUNT(?c) AS ?claims) WHERE { ?c a <https://w3id.org/benchkg/ontology#Benchmark> ; "
+        "<https://w3id.org/benchkg/ontology#result>/<http://qudt.org/schema/qudt/value> ?v }"
+    )
     expected = []
     for texts in versions:
         for path, text in texts.items():

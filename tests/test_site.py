@@ -1,5 +1,6 @@
 """Linked data: the JSON-LD context, the dumps in independent parsers, the VoID/DCAT description,
 and the static site's files (the browser checks are in test_browser.py)."""
+
 from __future__ import annotations
 
 import json
@@ -12,10 +13,10 @@ from pathlib import Path
 import pytest
 from pyoxigraph import NamedNode, RdfFormat, parse
 
+from benchkg.graph.store import build_graph, caveats_graph
+from benchkg.kernel.resources import CONTEXT_FILE, ROOT
 from benchkg.publish import jsonld
 from benchkg.publish.export import serialize_graph
-from benchkg.kernel.resources import CONTEXT_FILE, ROOT
-from benchkg.graph.store import build_graph, caveats_graph
 from conftest import DATA, FULL_DATA, cli, tool
 
 JS = ROOT / "tests" / "js"
@@ -26,9 +27,11 @@ GB200 = "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server"
 
 # ---------------------------------------------------------------- the context
 
+
 def test_committed_context_is_the_one_the_ontology_generates():
-    assert json.loads(CONTEXT_FILE.read_text()) == jsonld.generate_context(), \
+    assert json.loads(CONTEXT_FILE.read_text()) == jsonld.generate_context(), (
         "ontology changed: run `python -m benchkg.publish.jsonld` and check no v1 term changed meaning"
+    )
 
 
 def test_context_is_protected_versioned_and_covers_every_predicate_the_data_uses(seed_store):
@@ -36,12 +39,16 @@ def test_context_is_protected_versioned_and_covers_every_predicate_the_data_uses
     assert ctx["@protected"] is True and ctx["@version"] == 1.1
     assert CONTEXT_FILE.name == "v1.jsonld"
     terms = jsonld._terms_by_iri(ctx)
-    used = {q.predicate.value for q in seed_store.quads_for_pattern(None, None, None, None)
-            if q.predicate.value.startswith(jsonld.BK)}
+    used = {
+        q.predicate.value
+        for q in seed_store.quads_for_pattern(None, None, None, None)
+        if q.predicate.value.startswith(jsonld.BK)
+    }
     assert not used - set(terms) and len(terms) > 90
 
 
 # ---------------------------------------------------------------- dumps in independent parsers
+
 
 @pytest.fixture(scope="module")
 def dumps(tmp_path_factory):
@@ -70,6 +77,7 @@ def _node_counts(*paths: Path) -> dict:
     return json.loads(run.stdout)
 
 
+@pytest.mark.external  # rapper
 def test_dumps_parse_in_rapper_with_the_same_triple_count(dumps):
     files, quads = dumps
     triples = len({q.triple for q in quads})
@@ -81,6 +89,7 @@ def test_dumps_parse_in_rapper_with_the_same_triple_count(dumps):
     assert _rapper_count(files["nq"], "nquads") == len(quads)
 
 
+@pytest.mark.external  # node
 def test_dumps_parse_in_n3js_and_jsonldjs_with_the_same_counts(dumps):
     files, quads = dumps
     counts = _node_counts(*files.values())
@@ -91,12 +100,15 @@ def test_dumps_parse_in_n3js_and_jsonldjs_with_the_same_counts(dumps):
         assert counts[str(files[fmt])] == {"quads": len(quads), "triples": triples}, fmt
 
 
+@pytest.mark.slow
 def test_jsonld_export_holds_exactly_the_quads_of_the_nquads_export(dumps):
     files, quads = dumps
     assert set(parse(path=str(files["jsonld"]), format=RdfFormat.JSON_LD)) == quads
     doc = json.loads(files["jsonld"].read_text())
     assert doc["@context"]["@protected"] is True  # inline: reads without fetching anything
-    node = next(n for g in doc["@graph"] if g["@id"].endswith(GB200) for n in g["@graph"] if n["@id"].endswith("#result"))
+    node = next(
+        n for g in doc["@graph"] if g["@id"].endswith(GB200) for n in g["@graph"] if n["@id"].endswith("#result")
+    )
     assert node["value"] == "910621.36" and node["hasUnit"] == "bk:TOKEN-PER-SEC"
 
 
@@ -104,14 +116,17 @@ def test_jsonld_keeps_literals_the_context_would_otherwise_retype():
     from pyoxigraph import Literal, Triple
 
     s, p = NamedNode("https://w3id.org/benchkg/id/models/x"), NamedNode(jsonld.BK + "acceleratorCount")
-    odd = [Triple(s, p, Literal("3.5", datatype=NamedNode(jsonld.XSD + "decimal"))),  # term says integer
-           Triple(s, p, Literal("drei", language="de")),
-           Triple(s, NamedNode("https://example.org/p"), NamedNode("https://example.org/o"))]
+    odd = [
+        Triple(s, p, Literal("3.5", datatype=NamedNode(jsonld.XSD + "decimal"))),  # term says integer
+        Triple(s, p, Literal("drei", language="de")),
+        Triple(s, NamedNode("https://example.org/p"), NamedNode("https://example.org/o")),
+    ]
     text = jsonld.dumps({"@context": jsonld.load_context(), "@graph": jsonld.nodes(odd)})
     assert {q.triple for q in parse(text, format=RdfFormat.JSON_LD)} == set(odd)
 
 
 # ---------------------------------------------------------------- the dataset description
+
 
 def _graph(path: Path) -> set:
     return set(parse(path=str(path), format=RdfFormat.TURTLE, base_iri="https://w3id.org/benchkg/"))
@@ -139,15 +154,24 @@ def test_void_dcat_counts_dumps_media_types_and_endpoint(seed_site):
             media[name] = _objects(void, d.value, DCAT + "mediaType")[0].value.rsplit("/", 2)[-2:]
             size = int(_objects(void, d.value, DCAT + "byteSize")[0].value)
             assert size == (seed_site / "dumps" / name).stat().st_size, name
-    assert media == {"benchkg.nt": ["application", "n-triples"], "benchkg.ttl": ["text", "turtle"],
-                     "benchkg.trig": ["application", "trig"], "benchkg.jsonld": ["application", "ld+json"]}
+    assert media == {
+        "benchkg.nt": ["application", "n-triples"],
+        "benchkg.ttl": ["text", "turtle"],
+        "benchkg.trig": ["application", "trig"],
+        "benchkg.jsonld": ["application", "ld+json"],
+    }
     assert [o.value for o in _objects(void, ds, VOID + "sparqlEndpoint")] == ["http://127.0.0.1:7878/query"]
     assert _objects(void, ds, "http://purl.org/dc/terms/license")
     assert _objects(void, ds, "http://purl.org/dc/terms/publisher")
     vocabularies = {o.value for o in _objects(void, ds, VOID + "vocabulary")}
-    assert {"https://w3id.org/benchkg/ontology#", "http://qudt.org/schema/qudt/", "http://www.w3.org/ns/prov#"} <= vocabularies
+    assert {
+        "https://w3id.org/benchkg/ontology#",
+        "http://qudt.org/schema/qudt/",
+        "http://www.w3.org/ns/prov#",
+    } <= vocabularies
 
 
+@pytest.mark.slow
 def test_void_names_no_endpoint_when_none_is_given(tmp_path):
     result = cli("site", "-o", tmp_path / "s", "--data", DATA)
     assert result.exit_code == 0, result.output
@@ -156,6 +180,7 @@ def test_void_names_no_endpoint_when_none_is_given(tmp_path):
 
 
 # ---------------------------------------------------------------- the site's files
+
 
 class _Links(HTMLParser):
     def __init__(self):
@@ -193,12 +218,19 @@ def test_every_record_has_a_page_with_turtle_and_jsonld_alternates(seed_site, se
 def test_entity_turtle_is_the_record_graph_and_its_caveats(seed_site, seed_store):
     iri = f"https://w3id.org/benchkg/id/benchmarks/{GB200}"
     expected = {q.triple for q in seed_store.quads_for_pattern(None, None, None, NamedNode(iri))}
-    caveats = {q.triple for q in seed_store.quads_for_pattern(NamedNode(iri), None, None, caveats_graph("https://w3id.org/benchkg/"))}
+    caveats = {
+        q.triple
+        for q in seed_store.quads_for_pattern(NamedNode(iri), None, None, caveats_graph("https://w3id.org/benchkg/"))
+    }
     assert caveats, "the claim has gotchas"
-    got = {q.triple for q in parse(path=str(seed_site / "id" / "benchmarks" / GB200 / "index.ttl"), format=RdfFormat.TURTLE)}
+    got = {
+        q.triple
+        for q in parse(path=str(seed_site / "id" / "benchmarks" / GB200 / "index.ttl"), format=RdfFormat.TURTLE)
+    }
     assert got == expected | caveats
 
 
+@pytest.mark.external  # node
 def test_entity_jsonld_files_parse_in_jsonldjs_like_their_turtle(seed_site):
     folders = sorted((seed_site / "id").glob("*/*/"))
     files = [f / n for f in folders for n in ("index.ttl", "index.jsonld")]
@@ -220,6 +252,7 @@ def test_pages_load_nothing_from_another_host(seed_site):
     assert "url(" not in css and "@import" not in css
 
 
+@pytest.mark.slow
 def test_site_replaces_its_own_folder_and_refuses_any_other(tmp_path):
     out = tmp_path / "site"
     assert cli("site", "-o", out, "--data", DATA).exit_code == 0
@@ -235,6 +268,7 @@ def test_site_replaces_its_own_folder_and_refuses_any_other(tmp_path):
     assert not [p for p in tmp_path.iterdir() if ".tmp-" in p.name or ".old-" in p.name]
 
 
+@pytest.mark.slow
 def test_a_failed_run_leaves_the_previous_site_untouched(tmp_path, monkeypatch):
     import benchkg.publish.site
 
@@ -245,13 +279,14 @@ def test_a_failed_run_leaves_the_previous_site_untouched(tmp_path, monkeypatch):
     def broken(*args):
         raise OSError("disk full")
 
-    monkeypatch.setattr(benchkg.publish.site, "_ontology_page", broken)
+    monkeypatch.setattr(benchkg.publish.site, "ontology_page", broken)
     result = cli("site", "-o", out, "--data", DATA)
     assert result.exit_code != 0
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
+@pytest.mark.slow
 def test_the_same_input_gives_the_same_site_and_export_byte_for_byte(seed_site, tmp_path):
     """Another copy of the same data, another store, another run: every file of the site (charts,
     "referred to by" lists of records with equal labels…) and the export are the same bytes."""

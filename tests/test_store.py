@@ -1,12 +1,14 @@
 """The persistent store is rebuilt only for what changed, and other commands rebuild it when stale."""
+
 from __future__ import annotations
 
 import gc
 import json
 import os
 
-from benchkg.graph.store import build_graph, store_dir_for
+import pytest
 
+from benchkg.graph.store import build_graph, store_dir_for
 from conftest import cli
 
 
@@ -32,12 +34,18 @@ def test_incremental_build(data_copy):
     os.utime(touched, (1, 1))  # new mtime, same content: re-hashed, not re-mapped
     third = build_graph(data_copy)
     assert third.changed == ["models/llama2-70b"] and third.removed == ["formats/fp8"] and third.added == []
-    labels = [r["l"].value for r in third.store.query(
-        'SELECT ?l WHERE { <https://w3id.org/benchkg/id/models/llama2-70b> '
-        '<http://www.w3.org/2000/01/rdf-schema#label> ?l }', use_default_graph_as_union=True)]
+    labels = [
+        r["l"].value
+        for r in third.store.query(
+            "SELECT ?l WHERE { <https://w3id.org/benchkg/id/models/llama2-70b> "
+            "<http://www.w3.org/2000/01/rdf-schema#label> ?l }",
+            use_default_graph_as_union=True,
+        )
+    ]
     assert labels == ["Llama 2 70B (renamed)"]
     assert not third.store.contains_named_graph(
-        __import__("pyoxigraph").NamedNode("https://w3id.org/benchkg/id/formats/fp8"))
+        __import__("pyoxigraph").NamedNode("https://w3id.org/benchkg/id/formats/fp8")
+    )
 
 
 def test_store_lives_beside_the_data(data_copy):
@@ -92,10 +100,13 @@ def test_incremental_caveats_equal_a_full_derivation(data_copy):
     full = build_graph(data_copy, persist=False)
     assert caveat_links(incremental.store) == caveat_links(full.store)
     claim = "https://w3id.org/benchkg/id/benchmarks/bench-mlperf-v6-1-coreweave-gb300-nvl72-qwen3-vl-server"
-    assert (claim, "https://w3id.org/benchkg/id/gotchas/endpoints-not-comparable-with-inference-server") \
-        not in caveat_links(incremental.store)
+    assert (
+        claim,
+        "https://w3id.org/benchkg/id/gotchas/endpoints-not-comparable-with-inference-server",
+    ) not in caveat_links(incremental.store)
 
 
+@pytest.mark.slow
 def test_a_cold_build_in_worker_processes_equals_the_one_by_one_build(data_copy, monkeypatch):
     """An empty store filled from many files by worker processes (N-Quads, bulk load) holds
     exactly what the record-by-record build puts in an in-memory store."""
@@ -107,7 +118,11 @@ def test_a_cold_build_in_worker_processes_equals_the_one_by_one_build(data_copy,
     assert len(parallel.added) == len(list(data_copy.glob("*/*.json"))) > 50
     sequential = build_graph(data_copy, persist=False)
     generation = "https://w3id.org/benchkg/ontology#manifestGeneration"  # the snapshot's, on disk only
-    assert {q for q in parallel.store if q.predicate.value != generation} == set(sequential.store)
+
+    def settled(quads):  # a file read within RACY_S of its copy is marked racy by one build, not the next
+        return {str(q).replace('"racy:', '"') for q in quads if q.predicate.value != generation}
+
+    assert settled(parallel.store) == settled(sequential.store)
     assert build_graph(data_copy, parallel.store).touched is False, "the manifest is complete: nothing to redo"
 
 

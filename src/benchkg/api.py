@@ -10,43 +10,56 @@ saved questions, get Python values back.
 >>> rows.to_pandas().loc[0, "per_accelerator"]          # doctest: +SKIP
 Decimal('12647.5189')
 
+Every command has its call here: :meth:`KnowledgeGraph.build`, :meth:`~KnowledgeGraph.report`
+(validate), :meth:`~KnowledgeGraph.answer` (query), :meth:`~KnowledgeGraph.queries`,
+:meth:`~KnowledgeGraph.compare`, :meth:`~KnowledgeGraph.show`, :meth:`~KnowledgeGraph.export`,
+:meth:`~KnowledgeGraph.site`, :meth:`~KnowledgeGraph.push`, :meth:`~KnowledgeGraph.server` (serve),
+:meth:`~KnowledgeGraph.draft`, and the functions :func:`explain`, :func:`import_data` (import),
+:func:`reference` and :func:`init`.
+
 Every error is a :class:`benchkg.kernel.errors.BenchkgError` naming what to fix.
 """
+
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import os
+from decimal import Decimal
 from pathlib import Path
 
-from benchkg.kernel.vocab import DEFAULT_BASE
-from benchkg.answers.results import plain
-from benchkg.checks.reference import describe as describe_reference
-from benchkg.checks.reference import prepared
-from benchkg.kernel.errors import UsageError
-from benchkg.records.layout import layout_for
-from benchkg.kernel.transport import Timeouts, check_url
-from benchkg.graph.store import store_dir_for, store_guard
-from benchkg.graph.store import let_go
-from benchkg.graph.store import build_graph
-from benchkg.checks.incremental import cache_path_for
-from benchkg.checks.reference import seed_store, seed_validation
-from benchkg.answers.queries import saved_queries
+from pyoxigraph import Literal
+
 from benchkg.answers.answering import assemble
 from benchkg.answers.caveats import endpoint_select, store_select
-from benchkg.answers.queries import find_query, run_query
-from benchkg.answers.queries import run_remote_query
-from benchkg.records.names import resolve
-from benchkg.answers.queries import ANY
-from benchkg.records.names import NAMED_KINDS
-from benchkg.records.schema import KINDS
-from benchkg.checks.validate import validate_graph
-from benchkg.answers.show import describe as describe_record
 from benchkg.answers.compare import check_claims_exist, compare_claims
+from benchkg.answers.explain import TERMS
+from benchkg.answers.explain import explain as meaning
+from benchkg.answers.queries import ANY, SavedQuery, find_query, run_query, run_remote_query, saved_queries
+from benchkg.answers.results import plain
+from benchkg.answers.show import describe as describe_record
+from benchkg.checks.incremental import cache_path_for
+from benchkg.checks.reference import describe as describe_reference
+from benchkg.checks.reference import prepared, seed_store, seed_validation
+from benchkg.checks.validate import validate_graph
 from benchkg.graph.remote import push_graph
-from benchkg.records.names import names_of
-from benchkg.records.draft import draft, record_text
+from benchkg.graph.store import build_graph, close_store, let_go, store_dir_for, store_guard
+from benchkg.importers.common import ImportReport
+from benchkg.importers.epoch import import_epoch
+from benchkg.importers.inferencex import import_inferencex
+from benchkg.importers.mlperf import import_mlperf
 from benchkg.kernel.atomic import write_atomic
+from benchkg.kernel.errors import UsageError
+from benchkg.kernel.transport import Timeouts, check_url
+from benchkg.kernel.vocab import DEFAULT_BASE
 from benchkg.publish.export import export_graph, format_from_path, refuse_inside
+from benchkg.publish.serve import Limits, make_server
+from benchkg.publish.site import PUBLISHED_AT, build_site
+from benchkg.records.draft import draft, record_text
+from benchkg.records.layout import layout_for
+from benchkg.records.names import NAMED_KINDS, names_of, resolve
+from benchkg.records.scaffold import init_repo
+from benchkg.records.schema import KINDS
 
 
 def value(term):
@@ -61,8 +74,6 @@ def value(term):
     >>> value(Literal("1", datatype=NamedNode(XSD + "boolean"))), value(Literal("72", datatype=NamedNode(XSD + "integer")))
     (True, 72)
     """
-    from pyoxigraph import Literal
-
 
     if isinstance(term, Literal):
         kind = term.datatype.value.rsplit("#", 1)[-1]
@@ -107,7 +118,6 @@ class Rows(list):
         try:
             import pandas
         except ImportError:
-
             raise UsageError("to_pandas needs pandas: pip install 'benchkg[pandas]'") from None
         frame = pandas.DataFrame(list(self), columns=self.columns)
         for column in self.columns:
@@ -117,8 +127,6 @@ class Rows(list):
 
 def _pandas_column(pandas, column):
     """One column in the dtype its values call for (see :meth:`Rows.to_pandas`)."""
-    from decimal import Decimal
-
     values = [v for v in column if v is not None]
     if not values:
         return column
@@ -138,7 +146,6 @@ def _pandas_column(pandas, column):
 def _guarded(method):
     """Run ``method`` holding the store's lock: threads of one process take turns on one store (a
     query never sees a build half done, two builds never interleave)."""
-    import functools
 
     @functools.wraps(method)
     def call(self, *args, **kwargs):
@@ -162,8 +169,15 @@ class KnowledgeGraph:
     :param timeout: the longest one request to ``endpoint`` (or a push) may take, in seconds.
     """
 
-    def __init__(self, data: str | Path = "data", *, endpoint: str | None = None, persist: bool = True,
-                 base: str = DEFAULT_BASE, timeout: float | None = None):
+    def __init__(
+        self,
+        data: str | Path = "data",
+        *,
+        endpoint: str | None = None,
+        persist: bool = True,
+        base: str = DEFAULT_BASE,
+        timeout: float | None = None,
+    ):
 
         self.data = Path(data)
         self.endpoint = check_url(endpoint) if endpoint else None
@@ -210,7 +224,6 @@ class KnowledgeGraph:
 
         store = self._built.store if self._built is not None and not self.persist else None
         if self.layout.reference is not None and self.base == DEFAULT_BASE and self.data.is_dir():
-
             if self.persist and not store_dir_for(self.data).exists():
                 seed_store(store_dir_for(self.data))
                 seed_validation(cache_path_for(self.data), self.data, self.layout.shape_dirs, self.base)
@@ -237,11 +250,32 @@ class KnowledgeGraph:
 
         return saved_queries(self.layout.query_dirs)
 
+    def saved_query(self, name: str):
+        """The saved query ``name`` (benchkg's or the data repository's own) or a ``.rq`` file, read once
+        into a :class:`benchkg.answers.queries.SavedQuery` (text, parameters, chart, caveat columns) that
+        :meth:`answer` takes as it is.
+
+        >>> q = open("data").saved_query("leaderboard")
+        >>> q.name, q.chart, "scenario" in q.params
+        ('leaderboard', ('system_name+accelerators+round', 'per_accelerator'), True)
+
+        :raises UsageError: for a name no saved query has (with the closest names).
+        """
+        return find_query(name, self.layout.query_dirs)
+
     @_guarded
-    def answer(self, name: str, params: dict[str, str] | None = None, *, allow_service: bool = False,
-               limit: int | None = None, offset: int = 0, cite: bool = False):
-        """Run a saved query (or a ``.rq`` file) with parameters as text; the answer with its caveats
-        (:class:`benchkg.answers.answering.Answer`).
+    def answer(
+        self,
+        query,
+        params: dict[str, str] | None = None,
+        *,
+        allow_service: bool = False,
+        limit: int | None = None,
+        offset: int = 0,
+        cite: bool = False,
+    ):
+        """Run a saved query (a name, a ``.rq`` file or a :meth:`saved_query`) with parameters as text;
+        the answer with its caveats (:class:`benchkg.answers.answering.Answer`).
         With ``limit``/``offset`` only that window of rows is kept (``limit`` 0 or None: every row, as
         ``--limit 0``; embedded, the rest is counted and
         never held: see :func:`benchkg.answers.queries.run_sparql`); the caveats are those of the whole answer.
@@ -251,22 +285,33 @@ class KnowledgeGraph:
         """
 
         params = dict(params or {})
-        saved = find_query(name, self.layout.query_dirs)
+        saved = query if isinstance(query, SavedQuery) else self.saved_query(query)
         saved.check_service(allow_service)
         params, resolved = self._resolve_params(saved, params)
         if self.endpoint:
 
             def run(p, **window_):
-                return run_remote_query(self.endpoint, saved, p, self.base, self.layout.query_dirs, self.timeouts)
+                return run_remote_query(self.endpoint, saved, p, self.base, timeouts=self.timeouts)
+
             select = endpoint_select(self.endpoint, self.timeouts)
         else:
             store = self.store
 
             def run(p, **window_):
-                return run_query(store, saved, p, base=self.base, queries_dir=self.layout.query_dirs, **window_)
+                return run_query(store, saved, p, base=self.base, **window_)
+
             select = store_select(store)
-        return assemble(saved, params, run, select, limit=limit or None, offset=offset,
-                        resolved=[r.note() for r in resolved if r.note()], base=self.base, cite=cite)
+        return assemble(
+            saved,
+            params,
+            run,
+            select,
+            limit=limit or None,
+            offset=offset,
+            resolved=[r.note() for r in resolved if r.note()],
+            base=self.base,
+            cite=cite,
+        )
 
     def _resolve_params(self, saved, params: dict[str, str]):
         """The parameters with every record named as a person names it (an alias, another case) as its
@@ -345,8 +390,14 @@ class KnowledgeGraph:
         """
 
         found = self.find(ident)
-        return describe_record(self.store, self.data, f"{found.kind}/{found.id}", self.report().findings, base=self.base,
-                        all_referrers=all_referrers)
+        return describe_record(
+            self.store,
+            self.data,
+            f"{found.kind}/{found.id}",
+            self.report().findings,
+            base=self.base,
+            all_referrers=all_referrers,
+        )
 
     @_guarded
     def compare(self, a: str, b: str):
@@ -369,8 +420,15 @@ class KnowledgeGraph:
         for url, what in ((gsp, "--gsp"), (update_endpoint, "--update-endpoint")):
             if url:
                 check_url(url, what)
-        return push_graph(self.store, endpoint, gsp=gsp, update_endpoint=update_endpoint, base=self.base,
-                          progress=progress, timeouts=self.timeouts)
+        return push_graph(
+            self.store,
+            endpoint,
+            gsp=gsp,
+            update_endpoint=update_endpoint,
+            base=self.base,
+            progress=progress,
+            timeouts=self.timeouts,
+        )
 
     def names(self):
         """Every record's names (ids, names, aliases) of this folder and the reference set it uses
@@ -392,11 +450,14 @@ class KnowledgeGraph:
         if out is not None:
             claim = Path(out) / "benchmarks" / f"{result.record['id']}.json"
             if claim.exists():
-                raise UsageError(f"{claim} exists; benchkg draft never overwrites a record (remove it, or draft "
-                                 "into another folder)")
+                raise UsageError(
+                    f"{claim} exists; benchkg draft never overwrites a record (remove it, or draft into another folder)"
+                )
             write_atomic(claim, record_text(result.record).encode("utf-8"))
             source_file = Path(out) / "sources" / f"{result.source['id']}.json"
-            if not source_file.exists() and not names.resolve("sources", result.source["id"]):  # a known source is used as it is
+            if not source_file.exists() and not names.resolve(
+                "sources", result.source["id"]
+            ):  # a known source is used as it is
                 write_atomic(source_file, record_text(result.source).encode("utf-8"))
         return result
 
@@ -409,6 +470,56 @@ class KnowledgeGraph:
         refuse_inside(Path(path), self.data)
         export_graph(self.store, Path(path), format, self.base)
         return Path(path)
+
+    def site(
+        self,
+        out: str | Path,
+        *,
+        endpoint: str | None = None,
+        published_at: str = PUBLISHED_AT,
+        findings: list | None = None,
+        progress=None,
+    ):
+        """Write the static linked-data site to ``out`` (:func:`benchkg.publish.site.build_site`), with
+        each record's findings on its page (``findings``: those of :meth:`report`, found here unless
+        given); the :class:`benchkg.publish.site.SiteReport`.
+
+        >>> import tempfile
+        >>> d = Path(tempfile.mkdtemp())
+        >>> (d / "models").mkdir(); _ = (d / "models" / "m.json").write_text('{"id": "m", "name": "M"}')
+        >>> report = open(d, persist=False).site(d.parent / (d.name + "-site"))
+        >>> report.entities, (report.out / "id" / "models" / "m" / "index.html").is_file()
+        (1, True)
+
+        :raises UsageError: when ``out`` exists and is not a site benchkg wrote.
+        """
+        findings = self.report().findings if findings is None else findings
+        return build_site(
+            self.store,
+            self.data,
+            Path(out),
+            base=self.base,
+            endpoint=endpoint,
+            findings=findings,
+            progress=progress,
+            published_at=published_at,
+        )
+
+    def server(self, host: str = "127.0.0.1", port: int = 7878, limits: Limits | None = None):
+        """A read-only SPARQL endpoint on the built store (:func:`benchkg.publish.serve.make_server`),
+        not yet serving: call its ``serve_forever()``. The store is let go of first: each query
+        opens it read-only in a process of its own, and this process may build meanwhile.
+
+        >>> server = open("data").server(port=0)
+        >>> server.server_address[0], server.server_address[1] > 0
+        ('127.0.0.1', True)
+        >>> server.server_close()
+        """
+        self.build()
+        path = store_dir_for(self.data)
+        self.close()
+        close_store(path)
+        return make_server(path, host, port, limits)
 
 
 def reference(prepare: bool = False, progress=None):
@@ -431,3 +542,61 @@ def open(data: str | Path = "data", **options) -> KnowledgeGraph:  # noqa: A001 
     benchkg.open('data')
     """
     return KnowledgeGraph(data, **options)
+
+
+def explain(term: str) -> tuple[str, str]:
+    """``(term, what it means)`` for a term of the field (any case, a few spellings); ``"all"`` gives
+    every term, one per line.
+
+    >>> explain("preview")[1][:38]
+    'An MLPerf availability category: a sys'
+
+    :raises UsageError: for a term it does not know, naming the closest.
+    """
+    if term == "all":
+        return "all", "\n".join(f"{k}: {v}" for k, v in TERMS.items())
+    return meaning(term)
+
+
+#: what ``benchkg import`` reads, by name: the importer and whether it reports progress
+IMPORTERS = {"mlperf": (import_mlperf, True), "epoch": (import_epoch, False), "inferencex": (import_inferencex, True)}
+
+
+def import_data(source: str, paths, out: str | Path = "data", progress=None) -> ImportReport:
+    """Turn third-party data into records in ``out`` (same input, same files, byte for byte):
+    ``mlperf`` round folders, Epoch's ``ml_hardware.csv``, or an InferenceX benchmarks export.
+
+    >>> import tempfile
+    >>> out = Path(tempfile.mkdtemp())
+    >>> report = import_data("inferencex", ["tests/fixtures/inferencex/benchmarks.json"], out)
+    >>> len(list(out.glob("benchmarks/inferencex-*.json"))) > 0, report.text().startswith("imported")
+    (True, True)
+
+    :raises UsageError: for a source it does not know.
+    :raises InputError: naming file, line and field of input that is not what it should be.
+    """
+    if source not in IMPORTERS:
+        raise UsageError(f"import takes mlperf, epoch or inferencex, not {source!r}")
+    importer, reports_progress = IMPORTERS[source]
+    report = ImportReport()
+    for path in paths:
+        if reports_progress:
+            importer(Path(path), Path(out), report, progress=progress)
+        else:
+            importer(Path(path), Path(out), report)
+    return report
+
+
+def init(target: str | Path) -> list[Path]:
+    """Start a data repository of one's own in ``target`` (missing or empty): data/ with an example
+    claim, benchkg.toml, queries/, shapes/, a .gitignore, a pre-commit config and a CI workflow; the
+    files written (:func:`benchkg.records.scaffold.init_repo`).
+
+    >>> import tempfile
+    >>> written = init(Path(tempfile.mkdtemp()) / "claims")
+    >>> any(p.name == "benchkg.toml" for p in written)
+    True
+
+    :raises UsageError: if ``target`` is a file or a folder with something in it.
+    """
+    return init_repo(Path(target))

@@ -1,14 +1,15 @@
-"""The ``benchkg`` command: each command calls the Python API (:mod:`benchkg.api`) and turns
-benchkg's errors into a message and an exit code (0 fine, 1 the data breaks a convention, 2
-unreadable input or misuse, 3 an unexpected error: one line, the traceback with ``--debug``).
+"""The ``benchkg`` command: each command turns its arguments into one call of the Python API
+(:mod:`benchkg.api`) and its result into output. benchkg's errors become a message and an exit code
+in one place, :class:`_Commands` (0 fine, 1 the data breaks a convention, 2 unreadable input or
+misuse, 3 an unexpected error: one line, the traceback with ``--debug``).
 Heavy modules are imported inside the commands so ``--help`` stays fast.
 """
+
 from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
 from enum import Enum
-from functools import partial
 from pathlib import Path
 from typing import List, Optional
 
@@ -43,8 +44,11 @@ class _Commands(TyperGroup):
             if _state["debug"] or callable(getattr(e, "format_message", None)):
                 raise  # --debug; or click's own usage errors, which it reports (exit 2)
             what = " ".join(f"{type(e).__name__}: {e}".split())
-            _echo(f"Error: benchkg failed unexpectedly ({what[:300]}). This is a bug; please report it at "
-                       f"{ISSUES_URL} with the output of the same command run as `benchkg --debug ...`.", err=True)
+            _echo(
+                f"Error: benchkg failed unexpectedly ({what[:300]}). This is a bug; please report it at "
+                f"{ISSUES_URL} with the output of the same command run as `benchkg --debug ...`.",
+                err=True,
+            )
             raise typer.Exit(3) from None
         _fail(message, code)
 
@@ -56,15 +60,20 @@ app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
     help="benchkg: a knowledge graph of AI-inference benchmark claims.\n\n"
-         "Example: benchkg build && benchkg query leaderboard --param model=llama2-70b --param scenario=server",
+    "Example: benchkg build && benchkg query leaderboard --param model=llama2-70b --param scenario=server",
 )
 _state = {"debug": False}
 
-DataOpt = typer.Option(Path("data"), "--data", envvar="BENCHKG_DATA",
-                       help="The records folder (default ./data, env BENCHKG_DATA).")
-TimeoutOpt = typer.Option(120.0, "--timeout", min=0.1,
-                          help="The longest one request to the store may take, in seconds (connecting: 10 s at "
-                               "most; silence: 30 s at most). Redirects are refused, never followed.")
+DataOpt = typer.Option(
+    Path("data"), "--data", envvar="BENCHKG_DATA", help="The records folder (default ./data, env BENCHKG_DATA)."
+)
+TimeoutOpt = typer.Option(
+    120.0,
+    "--timeout",
+    min=0.1,
+    help="The longest one request to the store may take, in seconds (connecting: 10 s at "
+    "most; silence: 30 s at most). Redirects are refused, never followed.",
+)
 
 
 class ValidateFormat(str, Enum):
@@ -80,9 +89,14 @@ class Engine(str, Enum):
     pyshacl = "pyshacl"
 
 
-QueryFormat = Enum("QueryFormat", {name.replace("-", "_"): name for name in
-                                   ("table", "csv", "tsv", "json", "markdown", "sparql-json", "sparql-csv",
-                                    "sparql-tsv", "sparql-xml")}, type=str)
+QueryFormat = Enum(
+    "QueryFormat",
+    {
+        name.replace("-", "_"): name
+        for name in ("table", "csv", "tsv", "json", "markdown", "sparql-json", "sparql-csv", "sparql-tsv", "sparql-xml")
+    },
+    type=str,
+)
 
 
 def _echo(text: str, *, err: bool = False, nl: bool = True, data: bool = False) -> None:
@@ -99,20 +113,6 @@ def _echo(text: str, *, err: bool = False, nl: bool = True, data: bool = False) 
 def _fail(message: str, code: int = 2) -> None:
     _echo(f"Error: {message}", err=True)
     raise typer.Exit(code)
-
-
-def _run(fn):
-    """Call ``fn``; a BenchkgError becomes its message and exit code (traceback with --debug)."""
-    from benchkg.kernel.errors import BenchkgError
-
-    try:
-        return fn()
-    except BenchkgError as e:
-        if _state["debug"]:
-            raise
-        message, code = str(e), e.exit_code
-    # outside the except block, so the traceback (and the store its frames hold) is released
-    _fail(message, code)
 
 
 @contextmanager
@@ -137,13 +137,13 @@ def _open(data: Path, endpoint: str | None = None, timeout: float | None = None)
     """The knowledge graph of ``data`` (a records folder or a data repository's), for a command."""
     from benchkg.api import KnowledgeGraph
 
-    return _run(lambda: KnowledgeGraph(data, endpoint=endpoint, timeout=timeout))
+    return KnowledgeGraph(data, endpoint=endpoint, timeout=timeout)
 
 
 def _build(kg):
     """Build ``kg``'s store with a progress bar; its :class:`~benchkg.graph.store.BuildResult`."""
     with _progress("building") as cb:
-        return _run(lambda: kg.build(progress=cb))
+        return kg.build(progress=cb)
 
 
 @app.callback()
@@ -158,22 +158,30 @@ def build(data: Path = DataOpt):
     Example: benchkg build --data data
     """
     result = _build(_open(data))
-    _echo(f"built {data}: {len(result.added)} added, {len(result.changed)} changed, "
-               f"{len(result.removed)} removed, {result.unchanged} unchanged; {len(result.store)} quads")
+    _echo(
+        f"built {data}: {len(result.added)} added, {len(result.changed)} changed, "
+        f"{len(result.removed)} removed, {result.unchanged} unchanged; {len(result.store)} quads"
+    )
 
 
 @app.command()
-def validate(data: Path = DataOpt,
-             format: ValidateFormat = typer.Option(ValidateFormat.text, "--format", "-f", help="Report format."),
-             strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
-             engine: Engine = typer.Option(Engine.fast, "--engine", help="fast (SPARQL on the store) or pyshacl (the reference, slow)."),
-             quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the summary line (text format); the exit code is the same.")):
+def validate(
+    data: Path = DataOpt,
+    format: ValidateFormat = typer.Option(ValidateFormat.text, "--format", "-f", help="Report format."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
+    engine: Engine = typer.Option(
+        Engine.fast, "--engine", help="fast (SPARQL on the store) or pyshacl (the reference, slow)."
+    ),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="Only the summary line (text format); the exit code is the same."
+    ),
+):
     """Check the records against the conventions in shapes/; exit 1 on a violation.
 
     Example: benchkg validate --format github --strict
     """
-    from benchkg.kernel.errors import InputError
     from benchkg.checks.validate import FORMATS, input_report
+    from benchkg.kernel.errors import InputError
 
     kg = _open(data)
     try:
@@ -192,38 +200,51 @@ def validate(data: Path = DataOpt,
     else:
         _echo(FORMATS[format.value](report), data=format.value != "text")
     if report.rechecked is not None and not quiet:
-        _echo(f"incremental: re-checked {report.rechecked:,} record(s) that changed since the last "
-                   f"validation or depend on one that did; the other findings come from .benchkg/validation.json",
-                   err=True)
+        _echo(
+            f"incremental: re-checked {report.rechecked:,} record(s) that changed since the last "
+            f"validation or depend on one that did; the other findings come from .benchkg/validation.json",
+            err=True,
+        )
     raise typer.Exit(report.exit_code(strict))
 
 
 def _validate(kg, engine: str = "fast"):
     """Validate with a progress bar, incrementally against the findings cached beside the store."""
     with _progress("validating") as cb:
-        return _run(partial(kg.report, engine, progress=cb))
+        return kg.report(engine, progress=cb)
 
 
 @app.command()
-def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg queries`) or a .rq file."),
-          param: List[str] = typer.Option([], "--param", "-p", help="KEY=VALUE, repeatable."),
-          format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f", help="Output format."),
-          endpoint: Optional[str] = typer.Option(None, "--endpoint", envvar="BENCHKG_ENDPOINT",
-                                                 help="Query a SPARQL 1.1 endpoint instead of the embedded store."),
-          chart: Optional[Path] = typer.Option(None, "--chart", help="Also draw the query's chart to FILE.png or FILE.svg."),
-          limit: Optional[int] = typer.Option(None, "--limit", min=0,
-                                              help="At most N rows (0: all). A table shows 25 unless told."),
-          offset: int = typer.Option(0, "--offset", min=0, help="Skip the first N rows."),
-          title: Optional[str] = typer.Option(None, "--title", help="The chart's title (default: the query's summary)."),
-          allow_service: bool = typer.Option(False, "--allow-service",
-                                             help="Run a query that uses SERVICE (it fetches other URLs)."),
-          timeout: float = TimeoutOpt,
-          columns: Optional[str] = typer.Option(None, "--columns", help="The columns a table shows, in order: NAME,NAME,…"),
-          wide: bool = typer.Option(False, "--wide", help="A table with every column and nothing shortened (wider than the terminal if need be)."),
-          cite: bool = typer.Option(False, "--cite", help="Footnote each row's result as the MLPerf results-messaging "
-                                    "guidelines ask (round, division, category, availability, result id, source; "
-                                    "derived values marked). Always on for markdown."),
-          data: Path = DataOpt):
+def query(
+    name: str = typer.Argument(..., help="A saved query name (see `benchkg queries`) or a .rq file."),
+    param: List[str] = typer.Option([], "--param", "-p", help="KEY=VALUE, repeatable."),
+    format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f", help="Output format."),
+    endpoint: Optional[str] = typer.Option(
+        None, "--endpoint", envvar="BENCHKG_ENDPOINT", help="Query a SPARQL 1.1 endpoint instead of the embedded store."
+    ),
+    chart: Optional[Path] = typer.Option(None, "--chart", help="Also draw the query's chart to FILE.png or FILE.svg."),
+    limit: Optional[int] = typer.Option(
+        None, "--limit", min=0, help="At most N rows (0: all). A table shows 25 unless told."
+    ),
+    offset: int = typer.Option(0, "--offset", min=0, help="Skip the first N rows."),
+    title: Optional[str] = typer.Option(None, "--title", help="The chart's title (default: the query's summary)."),
+    allow_service: bool = typer.Option(
+        False, "--allow-service", help="Run a query that uses SERVICE (it fetches other URLs)."
+    ),
+    timeout: float = TimeoutOpt,
+    columns: Optional[str] = typer.Option(None, "--columns", help="The columns a table shows, in order: NAME,NAME,…"),
+    wide: bool = typer.Option(
+        False, "--wide", help="A table with every column and nothing shortened (wider than the terminal if need be)."
+    ),
+    cite: bool = typer.Option(
+        False,
+        "--cite",
+        help="Footnote each row's result as the MLPerf results-messaging "
+        "guidelines ask (round, division, category, availability, result id, source; "
+        "derived values marked). Always on for markdown.",
+    ),
+    data: Path = DataOpt,
+):
     """Run a saved query with typed parameters. table and markdown are for people; csv, tsv and json
     (a list of objects) have short ids and plain numbers; sparql-json, sparql-csv, sparql-tsv and
     sparql-xml are the W3C SPARQL 1.1 results formats. The comparison caveats the rows trigger are
@@ -231,73 +252,32 @@ def query(name: str = typer.Argument(..., help="A saved query name (see `benchkg
 
     Example: benchkg query leaderboard --param model=llama2-70b --param scenario=server --chart lb.png
     """
-    from benchkg.answers.caveats import format_caveats
     from benchkg.answers.queries import parse_params
-    from benchkg.answers.results import CHART_ROWS, FORMATS, TABLE_ROWS, TableOptions, to_table
+    from benchkg.answers.render import check_chart, draw, render
+    from benchkg.answers.results import TABLE_ROWS
 
-    params = _run(lambda: parse_params(param))
+    params = parse_params(param)
     kg = _open(data, endpoint, timeout)
-    saved = _run(lambda: _find(kg, name))
-    _run(lambda: saved.check_service(allow_service))
+    saved = kg.saved_query(name)  # read once; it travels down as it is
+    saved.check_service(allow_service)
     if chart is not None:
-        _run(lambda: _check_chart(kg, saved, chart))
+        check_chart(saved, chart, kg.queries())
     if not endpoint:
         _build(kg)
     if limit is None and format.value == "table":
         limit = TABLE_ROWS
     cite = cite or format.value == "markdown"
-    answer = _run(lambda: kg.answer(name, params, allow_service=allow_service, limit=limit or None, offset=offset,
-                                    cite=cite))
-    shown = answer.results
-    if answer.disclosure is not None and answer.disclosure.notes:
-        from benchkg.answers.disclosure import with_marks
-
-        shown = with_marks(shown, answer.disclosure, markdown=format.value == "markdown")
-    if format.value == "table":
-        out = to_table(shown, total=shown.count, offset=offset, more=shown.more,
-                       options=TableOptions(columns=tuple(c.strip() for c in columns.split(",") if c.strip())
-                                            if columns else (), wide=wide,
-                                            importance=(("cite",) if cite else ()) + answer.saved.columns,
-                                            whole=answer.saved.whole,
-                                            title=answer.title))
-    else:
-        out = FORMATS[format.value](shown)
-    _echo(out, nl=not out.endswith("\n"), data=format.value not in ("table", "markdown"))
-    for note in answer.resolved:
-        _echo(f"({note})", err=True)
-    for note in filter(None, [format_caveats(answer.caveats, shown.count), *answer.notes()]):
-        # under a table for people; on stderr where stdout is data for a program
-        _echo("\n" + note, err=format.value not in ("table", "markdown"))
-    if answer.disclosure is not None and (answer.disclosure.notes or answer.disclosure.tail):
-        _echo("\n" + "\n".join(answer.disclosure.lines(markdown=format.value == "markdown")),
-              err=format.value not in ("table", "markdown"))
+    answer = kg.answer(saved, params, allow_service=allow_service, limit=limit, offset=offset, cite=cite)
+    wanted = tuple(c.strip() for c in columns.split(",") if c.strip()) if columns else ()
+    shown = render(answer, format.value, offset=offset, columns=wanted, wide=wide)
+    _echo(shown.out, nl=not shown.out.endswith("\n"), data=shown.data)
+    for note in shown.resolved:
+        _echo(note, err=True)
+    for note in shown.notes:  # under a table for people; on stderr where stdout is data for a program
+        _echo(note, err=shown.data)
     if chart is not None:
-        if saved.then == "at-interactivity":  # the curves themselves, with the interactivity asked
-            from benchkg.answers.curves import to_curve_chart
-
-            to_curve_chart(answer.results, chart, title=title or f"{saved.name}: {answer.title.split(': ', 1)[-1]}")
-        else:
-            from benchkg.answers.results import to_chart
-
-            to_chart(shown, chart, *saved.chart, title=title or f"{saved.name}: {saved.summary}",
-                     limit=limit or CHART_ROWS, axis=saved.axis)
+        draw(answer, chart, title=title, limit=limit)
         _echo(f"chart written to {chart}", err=True)
-
-
-def _find(kg, name: str):
-    from benchkg.answers.queries import find_query
-
-    return find_query(name, kg.layout.query_dirs)
-
-
-def _check_chart(kg, saved, path: Path) -> None:
-    from benchkg.kernel.errors import UsageError
-
-    if saved.chart is None:
-        with_charts = ", ".join(n for n, q in kg.queries().items() if q.chart)
-        raise UsageError(f"query {saved.name} has no chart; queries with charts: {with_charts}")
-    if path.suffix.lower() not in (".png", ".svg"):
-        raise UsageError(f"--chart writes .png or .svg, not {path.name!r}")
 
 
 @app.command("queries")
@@ -308,80 +288,100 @@ def list_queries(data: Path = DataOpt):
     Example: benchkg queries
     """
     kg = _open(data)
-    for q in _run(kg.queries).values():
+    for q in kg.queries().values():
         _echo(f"{q.name}: {q.summary}")
         for p in q.params.values():
             _echo(f"    --param {p.describe()}")
 
 
 @app.command()
-def compare(a: str = typer.Argument(..., help="A claim id."), b: str = typer.Argument(..., help="Another claim id."),
-            data: Path = DataOpt):
+def compare(
+    a: str = typer.Argument(..., help="A claim id."),
+    b: str = typer.Argument(..., help="Another claim id."),
+    data: Path = DataOpt,
+):
     """Say whether two claims can be compared, every difference, and the gotchas that apply.
 
     Example: benchkg compare bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server bench-mlperf-endpoints-v0-7-coreweave-gb200-nvl72-deepseek-r1
     """
     kg = _open(data)
     _build(kg)
-    _echo(_run(lambda: kg.compare(a, b)).text())
+    _echo(kg.compare(a, b).text())
 
 
 @app.command()
-def show(ident: str = typer.Argument(..., metavar="ID", help="A record id, kind/id, or any name or alias (any case)."),
-         all_referrers: bool = typer.Option(False, "--all", help="List every record that refers to it (not counts by kind)."),
-         data: Path = DataOpt):
+def show(
+    ident: str = typer.Argument(..., metavar="ID", help="A record id, kind/id, or any name or alias (any case)."),
+    all_referrers: bool = typer.Option(
+        False, "--all", help="List every record that refers to it (not counts by kind)."
+    ),
+    data: Path = DataOpt,
+):
     """Show one record: its fields, derived values, what refers to it, its gotchas and findings.
 
     Example: benchkg show "NVIDIA GB300"   (or an id: benchkg show mlperf-6.0-0075-llama2-70b-99-offline)
     """
     kg = _open(data)
-    found = _run(lambda: kg.find(ident))
+    found = kg.find(ident)
     if found.note():
         _echo(f"({found.note()})", err=True)
     _build(kg)
     _validate(kg)  # with a progress bar; show reads the findings from the cache it leaves
-    _echo(_run(lambda: kg.show(f"{found.kind}/{found.id}", all_referrers)))
+    _echo(kg.show(f"{found.kind}/{found.id}", all_referrers))
 
 
 @app.command()
-def explain(term: str = typer.Argument(..., metavar="TERM", help="A term of the field: inferred, preview, closed, accuracy tier…")):
+def explain(
+    term: str = typer.Argument(
+        ..., metavar="TERM", help="A term of the field: inferred, preview, closed, accuracy tier…"
+    ),
+):
     """Say what one of MLPerf's terms means (inferred, preview, available, rdi, closed, open, accuracy tier,
     the scenarios, derived, per accelerator, measured by, fabric present). `benchkg show` says it beside a
     record that uses one.
 
     Example: benchkg explain inferred
     """
-    from benchkg.answers.explain import TERMS, explain as meaning
+    from benchkg.api import explain as meaning
 
-    key, text = _run(lambda: meaning(term))
-    _echo(f"{key}: {text}" if term != "all" else "\n".join(f"{k}: {v}" for k, v in TERMS.items()))
+    key, text = meaning(term)
+    _echo(f"{key}: {text}" if key != "all" else text)
 
 
 @app.command()
-def export(output: Path = typer.Option(..., "-o", "--output", help="The file to write."),
-           format: Optional[str] = typer.Option(None, "--format", "-f",
-                                                help="ttl, nt, trig, nq or jsonld; by default from the file name."),
-           data: Path = DataOpt):
+def export(
+    output: Path = typer.Option(..., "-o", "--output", help="The file to write."),
+    format: Optional[str] = typer.Option(
+        None, "--format", "-f", help="ttl, nt, trig, nq or jsonld; by default from the file name."
+    ),
+    data: Path = DataOpt,
+):
     """Write the graph to a file: Turtle, N-Triples, TriG, N-Quads or JSON-LD.
 
     Example: benchkg export -o graph.ttl
     """
     from benchkg.publish.export import format_from_path
 
-    fmt = _run(lambda: format_from_path(output, format))
+    fmt = format_from_path(output, format)
     kg = _open(data)
     _build(kg)
-    _run(lambda: kg.export(output, format))
+    kg.export(output, format)
     _echo(f"wrote {output} ({fmt}, {output.stat().st_size:,} bytes)")
 
 
 @app.command()
-def site(output: Path = typer.Option(..., "-o", "--output", help="The folder to write (replaced if benchkg wrote it)."),
-         endpoint: Optional[str] = typer.Option(None, "--endpoint",
-                                                help="A public SPARQL endpoint serving this data, named in void.ttl."),
-         published_at: str = typer.Option("https://benchkg.github.io/benchkg/", "--published-at",
-                                          help="The URL the site is published at: w3id.htaccess redirects there."),
-         data: Path = DataOpt):
+def site(
+    output: Path = typer.Option(..., "-o", "--output", help="The folder to write (replaced if benchkg wrote it)."),
+    endpoint: Optional[str] = typer.Option(
+        None, "--endpoint", help="A public SPARQL endpoint serving this data, named in void.ttl."
+    ),
+    published_at: str = typer.Option(
+        "https://benchkg.github.io/benchkg/",
+        "--published-at",
+        help="The URL the site is published at: w3id.htaccess redirects there.",
+    ),
+    data: Path = DataOpt,
+):
     """Write a static linked-data site: a page per record (with .ttl/.jsonld), kind indexes, the
     saved comparisons with charts, the ontology, dumps and a VoID/DCAT description, with the Apache
     rules (.htaccess) that make each IRI answer Turtle, JSON-LD or HTML by Accept header, and the
@@ -391,26 +391,34 @@ def site(output: Path = typer.Option(..., "-o", "--output", help="The folder to 
 
     Example: benchkg site -o site && python -m http.server -d site 8000
     """
-    from benchkg.publish.site import build_site
-
     kg = _open(data)
     _build(kg)
-    report = _validate(kg)
+    findings = _validate(kg).findings  # with a progress bar
     with _progress("writing pages") as cb:
-        result = _run(lambda: build_site(kg.store, data, output, endpoint=endpoint, findings=report.findings,
-                                         progress=cb, published_at=published_at))
-    _echo(f"wrote {result.out}: {result.pages:,} pages ({result.entities:,} records, {result.charts} charts), "
-               f"{result.files:,} files, {result.bytes / 1e6:,.1f} MB; open {result.out / 'index.html'}")
+        result = kg.site(output, endpoint=endpoint, published_at=published_at, findings=findings, progress=cb)
+    _echo(
+        f"wrote {result.out}: {result.pages:,} pages ({result.entities:,} records, {result.charts} charts), "
+        f"{result.files:,} files, {result.bytes / 1e6:,.1f} MB; open {result.out / 'index.html'}"
+    )
 
 
 @app.command()
-def push(endpoint: str = typer.Option(..., "--endpoint", envvar="BENCHKG_ENDPOINT",
-                                      help="The store's SPARQL query endpoint (reads the push manifest)."),
-         gsp: Optional[str] = typer.Option(None, "--gsp", help="Graph Store Protocol endpoint; guessed from --endpoint for Oxigraph and Fuseki."),
-         update_endpoint: Optional[str] = typer.Option(None, "--update-endpoint",
-                                                       help="Use SPARQL Update at this URL instead of the Graph Store Protocol."),
-         timeout: float = TimeoutOpt,
-         data: Path = DataOpt):
+def push(
+    endpoint: str = typer.Option(
+        ...,
+        "--endpoint",
+        envvar="BENCHKG_ENDPOINT",
+        help="The store's SPARQL query endpoint (reads the push manifest).",
+    ),
+    gsp: Optional[str] = typer.Option(
+        None, "--gsp", help="Graph Store Protocol endpoint; guessed from --endpoint for Oxigraph and Fuseki."
+    ),
+    update_endpoint: Optional[str] = typer.Option(
+        None, "--update-endpoint", help="Use SPARQL Update at this URL instead of the Graph Store Protocol."
+    ),
+    timeout: float = TimeoutOpt,
+    data: Path = DataOpt,
+):
     """Load the graph into a SPARQL 1.1 store, one graph per record, sending only what changed.
 
     Credentials from BENCHKG_USER/BENCHKG_PASSWORD or BENCHKG_TOKEN.
@@ -420,22 +428,28 @@ def push(endpoint: str = typer.Option(..., "--endpoint", envvar="BENCHKG_ENDPOIN
     kg = _open(data, timeout=timeout)
     _build(kg)
     with _progress("pushing") as cb:
-        result = _run(lambda: kg.push(endpoint, gsp=gsp, update_endpoint=update_endpoint, progress=cb))
-    _echo(f"pushed to {endpoint}: {len(result.sent)} graphs sent, {len(result.deleted)} deleted, "
-               f"{result.unchanged} unchanged")
+        result = kg.push(endpoint, gsp=gsp, update_endpoint=update_endpoint, progress=cb)
+    _echo(
+        f"pushed to {endpoint}: {len(result.sent)} graphs sent, {len(result.deleted)} deleted, "
+        f"{result.unchanged} unchanged"
+    )
 
 
 @app.command()
-def serve(port: int = typer.Option(7878, "--port", min=0, max=65535, help="Port to listen on (0: any free one)."),
-          host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (loopback by default)."),
-          timeout: float = typer.Option(30.0, "--timeout", help="Seconds a query may run before it is stopped."),
-          max_result_mb: float = typer.Option(64.0, "--max-result-mb", help="The largest answer, in MiB."),
-          workers: int = typer.Option(4, "--workers", help="Queries answered at once (each in its own process)."),
-          allow_service: bool = typer.Option(False, "--allow-service",
-                                             help="Allow SERVICE (federated queries fetch other URLs)."),
-          allow_host: List[str] = typer.Option([], "--allow-host",
-                                               help="Another Host name to answer to (loopback names always)."),
-          data: Path = DataOpt):
+def serve(
+    port: int = typer.Option(7878, "--port", min=0, max=65535, help="Port to listen on (0: any free one)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (loopback by default)."),
+    timeout: float = typer.Option(30.0, "--timeout", help="Seconds a query may run before it is stopped."),
+    max_result_mb: float = typer.Option(64.0, "--max-result-mb", help="The largest answer, in MiB."),
+    workers: int = typer.Option(4, "--workers", help="Queries answered at once (each in its own process)."),
+    allow_service: bool = typer.Option(
+        False, "--allow-service", help="Allow SERVICE (federated queries fetch other URLs)."
+    ),
+    allow_host: List[str] = typer.Option(
+        [], "--allow-host", help="Another Host name to answer to (loopback names always)."
+    ),
+    data: Path = DataOpt,
+):
     """Serve the embedded store as a read-only SPARQL endpoint (/query) with a query page (/).
 
     Each query runs in a process of its own with the store opened read-only, so a runaway query is
@@ -444,20 +458,25 @@ def serve(port: int = typer.Option(7878, "--port", min=0, max=65535, help="Port 
 
     Example: benchkg serve --port 7878 --timeout 10
     """
-    from benchkg.publish.serve import Limits, make_server
-    from benchkg.graph.store import close_store, store_dir_for
+    from benchkg.api import Limits
 
     kg = _open(data)
     _build(kg)
-    path = store_dir_for(data)
-    del kg
-    close_store(path)  # the workers open it read-only; the CLI may open it meanwhile
-    limits = Limits(timeout=timeout, max_bytes=int(max_result_mb * 2**20), workers=workers,
-                    allow_service=allow_service, hosts=tuple(h.lower() for h in allow_host))
-    server = _run(lambda: make_server(path, host, port, limits))
-    _echo(f"benchkg SPARQL endpoint on http://{host}:{server.server_address[1]}/query "
-               f"(query page at /; {timeout:g} s and {max_result_mb:g} MiB per query, {workers} at once); "
-               "Ctrl-C stops it", err=True)
+    limits = Limits(
+        timeout=timeout,
+        max_bytes=int(max_result_mb * 2**20),
+        workers=workers,
+        allow_service=allow_service,
+        hosts=tuple(h.lower() for h in allow_host),
+    )
+    server = kg.server(host, port, limits)
+    del kg  # the workers open the store read-only; the CLI may open it meanwhile
+    _echo(
+        f"benchkg SPARQL endpoint on http://{host}:{server.server_address[1]}/query "
+        f"(query page at /; {timeout:g} s and {max_result_mb:g} MiB per query, {workers} at once); "
+        "Ctrl-C stops it",
+        err=True,
+    )
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -467,45 +486,38 @@ def serve(port: int = typer.Option(7878, "--port", min=0, max=65535, help="Port 
 
 
 @app.command("import")
-def import_(source: str = typer.Argument(..., metavar="mlperf|epoch|inferencex", help="What to import."),
-            paths: List[Path] = typer.Argument(..., help="MLPerf round folders (with summary_results.json), Epoch's "
-                                                         "ml_hardware.csv, or an InferenceX benchmarks JSON export."),
-            out: Path = typer.Option(Path("data"), "--out", envvar="BENCHKG_DATA", help="The records folder to write into.")):
+def import_(
+    source: str = typer.Argument(..., metavar="mlperf|epoch|inferencex", help="What to import."),
+    paths: List[Path] = typer.Argument(
+        ...,
+        help="MLPerf round folders (with summary_results.json), Epoch's "
+        "ml_hardware.csv, or an InferenceX benchmarks JSON export.",
+    ),
+    out: Path = typer.Option(Path("data"), "--out", envvar="BENCHKG_DATA", help="The records folder to write into."),
+):
     """Turn third-party data into records in data/ (same input, same files, byte for byte).
 
     Example: benchkg import mlperf ../shared/realdata/mlperf_inference_v6.0 --out data
              benchkg import inferencex my-inferencex-export.json --out data
     """
-    from benchkg.importers.common import ImportReport
+    from benchkg.api import import_data
 
-    if source not in ("mlperf", "epoch", "inferencex"):
-        _fail(f"import takes mlperf, epoch or inferencex, not {source!r}")
-    report = ImportReport()
-    if source == "mlperf":
-        from benchkg.importers.mlperf import import_mlperf
-
-        with _progress("importing") as cb:
-            for path in paths:
-                _run(lambda: import_mlperf(path, out, report, progress=cb))
-    elif source == "inferencex":
-        from benchkg.importers.inferencex import import_inferencex
-
-        with _progress("importing") as cb:
-            for path in paths:
-                _run(lambda: import_inferencex(path, out, report, progress=cb))
-    else:
-        from benchkg.importers.epoch import import_epoch
-
-        for path in paths:
-            _run(lambda: import_epoch(path, out, report))
+    with _progress("importing") as cb:
+        report = import_data(source, paths, out, progress=cb)
     _echo(report.text())
 
 
 @app.command()
-def draft(source: Path = typer.Argument(..., metavar="SOURCE", help="A saved .html, .md or .txt page."),
-          out: Optional[Path] = typer.Option(None, "--out", help="Write the draft into this records folder "
-                                             "(benchmarks/<id>.json and sources/<id>.json); by default it is printed."),
-          data: Path = DataOpt):
+def draft(
+    source: Path = typer.Argument(..., metavar="SOURCE", help="A saved .html, .md or .txt page."),
+    out: Optional[Path] = typer.Option(
+        None,
+        "--out",
+        help="Write the draft into this records folder "
+        "(benchmarks/<id>.json and sources/<id>.json); by default it is printed.",
+    ),
+    data: Path = DataOpt,
+):
     """Draft a claim from a blog post or press release: every number with a throughput, latency or count
     unit (each with its sentence as the quote), the chips, model, suite, scenario and organisations the
     text names (through the records' ids and aliases), and omitted_by_source for what it does not state.
@@ -516,7 +528,7 @@ def draft(source: Path = typer.Argument(..., metavar="SOURCE", help="A saved .ht
     from benchkg.records.draft import record_text
 
     kg = _open(data)
-    result = _run(lambda: kg.draft(source, out))
+    result = kg.draft(source, out)
     if out is None:
         _echo(record_text(result.record), nl=False, data=True)
     else:
@@ -525,8 +537,10 @@ def draft(source: Path = typer.Argument(..., metavar="SOURCE", help="A saved .ht
 
 
 @app.command("reference")
-def reference_(prepare: bool = typer.Option(False, "--prepare", help="Build it into its cache now (once per benchkg version)."),
-               format: str = typer.Option("text", "--format", "-f", help="text or json.")):
+def reference_(
+    prepare: bool = typer.Option(False, "--prepare", help="Build it into its cache now (once per benchkg version)."),
+    format: str = typer.Option("text", "--format", "-f", help="text or json."),
+):
     """Which audited data benchkg's reference set holds, by version: the MLPerf Inference rounds (results and
     system descriptions) and Epoch AI's chip specifications, beside the chips, models, suites and gotchas.
     A data repository (benchkg init) compares its own claims with it without copying it.
@@ -541,9 +555,11 @@ def reference_(prepare: bool = typer.Option(False, "--prepare", help="Build it i
     if format not in ("text", "json"):
         _fail(f"--format takes text or json, not {format!r}")
     with _progress("preparing the reference set") as cb:
-        ref = _run(lambda: reference(prepare, progress=cb))
-    _echo(ref.text() if format == "text" else json.dumps({"name": ref.name, **dataclasses.asdict(ref)}, indent=2),
-          data=format == "json")
+        ref = reference(prepare, progress=cb)
+    _echo(
+        ref.text() if format == "text" else json.dumps({"name": ref.name, **dataclasses.asdict(ref)}, indent=2),
+        data=format == "json",
+    )
 
 
 @app.command()
@@ -554,9 +570,9 @@ def init(target: Path = typer.Argument(..., metavar="DIR", help="The folder to c
 
     Example: benchkg init my-claims && cd my-claims && benchkg validate
     """
-    from benchkg.records.scaffold import init_repo
+    from benchkg.api import init as init_repo
 
-    written = _run(lambda: init_repo(target))
+    written = init_repo(target)
     _echo(f"wrote {len(written)} files in {target}; next: cd {target} && git init && benchkg validate")
 
 

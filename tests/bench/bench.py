@@ -9,6 +9,7 @@ within the time limit. Prints a Markdown table with ratios.
     python tests/bench/bench.py --sizes 1000 10000          # CI-friendly
     python tests/bench/bench.py --sizes 1000 10000 100000   # on demand
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,16 +28,21 @@ ROOT = HERE.parents[1]
 
 
 #: parameters of the saved queries that need some (the synthetic ids)
-PARAMS = {"leaderboard": {"model": "syn-model-00", "scenario": "server"},
-          "round-over-round": {"accelerator": "syn-acc-000", "model": "syn-model-00", "scenario": "offline"},
-          "endpoints-curve": {"record": "syn-claim-000000"}, "gotchas-for": {"record": "syn-claim-000000"},
-          "comparability": {"a": "syn-claim-000000", "b": "syn-claim-000001"}}
+PARAMS = {
+    "leaderboard": {"model": "syn-model-00", "scenario": "server"},
+    "round-over-round": {"accelerator": "syn-acc-000", "model": "syn-model-00", "scenario": "offline"},
+    "endpoints-curve": {"record": "syn-claim-000000"},
+    "gotchas-for": {"record": "syn-claim-000000"},
+    "comparability": {"a": "syn-claim-000000", "b": "syn-claim-000001"},
+}
 #: the queries that return a whole table, again with the filter an analyst would use
-FILTERED = {"fabric-claims": {"accelerator": "syn-acc-000"},
-            "tokens-per-bandwidth": {"model": "syn-model-00"},
-            "vendor-vs-audited": {"model": "syn-model-00", "scenario": "server"},
-            "per-accelerator-consistency": {"model": "syn-model-00"},
-            "server-vs-offline": {"model": "syn-model-00"}}
+FILTERED = {
+    "fabric-claims": {"accelerator": "syn-acc-000"},
+    "tokens-per-bandwidth": {"model": "syn-model-00"},
+    "vendor-vs-audited": {"model": "syn-model-00", "scenario": "server"},
+    "per-accelerator-consistency": {"model": "syn-model-00"},
+    "server-vs-offline": {"model": "syn-model-00"},
+}
 
 
 def _rss_mb() -> float:
@@ -48,13 +54,13 @@ def measure(size: int, work: Path) -> dict:
     import gc
 
     from pyoxigraph import RdfFormat, Store
-
-    from benchkg.publish.export import export_graph
-    from benchkg.checks.incremental import cache_path_for
-    from benchkg.answers.queries import run_query, saved_queries
-    from benchkg.graph.store import build_graph, store_dir_for
-    from benchkg.checks.validate import validate_graph
     from synthetic import generate
+
+    from benchkg.answers.queries import run_query, saved_queries
+    from benchkg.checks.incremental import cache_path_for
+    from benchkg.checks.validate import validate_graph
+    from benchkg.graph.store import build_graph, store_dir_for
+    from benchkg.publish.export import export_graph
 
     out: dict = {"size": size}
     t = time.perf_counter()
@@ -93,7 +99,10 @@ def measure(size: int, work: Path) -> dict:
     for name, params in FILTERED.items():
         t = time.perf_counter()
         rows = run_query(store, name, params).rows
-        out["queries"][f"{name} ({', '.join(f'{k}={v}' for k, v in params.items())})"] = (time.perf_counter() - t, len(rows))
+        out["queries"][f"{name} ({', '.join(f'{k}={v}' for k, v in params.items())})"] = (
+            time.perf_counter() - t,
+            len(rows),
+        )
     for fmt in ("nt", "nq"):
         t = time.perf_counter()
         export_graph(store, work / f"graph.{fmt}")
@@ -116,11 +125,11 @@ def naive(size: int, work: Path) -> dict:
     """rdflib Graph + pyshacl on the same records and shapes (runs in its own process)."""
     from pyshacl import validate
     from rdflib import Graph
+    from synthetic import generate
 
+    from benchkg.checks.validate import load_shapes
     from benchkg.graph.mapping import record_quads
     from benchkg.records.reader import load_records
-    from benchkg.checks.validate import load_shapes
-    from synthetic import generate
 
     data = generate(work, size, base_data=ROOT / "data")
     t = time.perf_counter()
@@ -130,14 +139,21 @@ def naive(size: int, work: Path) -> dict:
             graph.add(tuple(_rdflib(term) for term in (q.subject, q.predicate, q.object)))
     build = time.perf_counter() - t
     t = time.perf_counter()
-    conforms, results, _ = validate(graph, shacl_graph=load_shapes(), inference="none", advanced=True, allow_warnings=True)
-    return {"size": size, "naive_build_s": build, "naive_validate_s": time.perf_counter() - t,
-            "naive_peak_rss_mb": _rss_mb()}
+    conforms, results, _ = validate(
+        graph, shacl_graph=load_shapes(), inference="none", advanced=True, allow_warnings=True
+    )
+    return {
+        "size": size,
+        "naive_build_s": build,
+        "naive_validate_s": time.perf_counter() - t,
+        "naive_peak_rss_mb": _rss_mb(),
+    }
 
 
 def _rdflib(term):
     from pyoxigraph import Literal, NamedNode
-    from rdflib import Literal as RLiteral, URIRef
+    from rdflib import Literal as RLiteral
+    from rdflib import URIRef
 
     if isinstance(term, NamedNode):
         return URIRef(term.value)
@@ -149,8 +165,13 @@ def _rdflib(term):
 def run_child(kind: str, size: int, timeout: float) -> dict | None:
     with tempfile.TemporaryDirectory(prefix="benchkg-bench-") as tmp:
         try:
-            done = subprocess.run([sys.executable, __file__, "--child", kind, "--sizes", str(size), "--work", tmp],
-                                  capture_output=True, text=True, timeout=timeout, check=True)
+            done = subprocess.run(
+                [sys.executable, __file__, "--child", kind, "--sizes", str(size), "--work", tmp],
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                check=True,
+            )
         except subprocess.TimeoutExpired:
             return None
         except subprocess.CalledProcessError as e:
@@ -170,24 +191,38 @@ def table(results: list[dict], naive_results: dict[int, dict | None], naive_limi
     row("cold build (s)", [f"{r['cold_build_s']:.2f}" for r in results])
     row("raw pyoxigraph bulk load of the same N-Triples (s)", [f"{r['raw_bulk_load_nt_s']:.2f}" for r in results])
     row("cold build ÷ raw N-Triples load", [f"{r['cold_build_s'] / r['raw_bulk_load_nt_s']:.1f}×" for r in results])
-    row("raw bulk load of the same N-Quads, one graph per record as stored (s)",
-        [f"{r['raw_bulk_load_nq_s']:.2f}" for r in results])
+    row(
+        "raw bulk load of the same N-Quads, one graph per record as stored (s)",
+        [f"{r['raw_bulk_load_nq_s']:.2f}" for r in results],
+    )
     row("cold build ÷ raw N-Quads load", [f"{r['cold_build_s'] / r['raw_bulk_load_nq_s']:.1f}×" for r in results])
     row("rebuild after one changed file (s)", [f"{r['rebuild_one_s']:.2f}" for r in results])
     row("validate, fast engine, full (s)", [f"{r['validate_s']:.2f}" for r in results])
-    row("re-validate after one changed file (s; records re-checked)",
-        [f"{r['revalidate_one_s']:.2f} ({r['rechecked']:,})" for r in results])
+    row(
+        "re-validate after one changed file (s; records re-checked)",
+        [f"{r['revalidate_one_s']:.2f} ({r['rechecked']:,})" for r in results],
+    )
     row("findings", [f"{r['findings']:,}" for r in results])
     filtered = [q for q in results[0]["queries"] if "(" in q]
     whole = [q for q in results[0]["queries"] if q.split(" (")[0] in FILTERED and "(" not in q]
     rest = [q for q in results[0]["queries"] if q not in filtered and q not in whole]
-    for label, names in (("slowest selective query", rest), ("slowest whole-table query, no filter", whole),
-                         ("slowest whole-table query, filtered", filtered)):
-        row(f"{label} (s)", [f"{max(r['queries'][q][0] for q in names):.3f} ({max(names, key=lambda q: r['queries'][q][0])})"
-                             for r in results])
+    for label, names in (
+        ("slowest selective query", rest),
+        ("slowest whole-table query, no filter", whole),
+        ("slowest whole-table query, filtered", filtered),
+    ):
+        row(
+            f"{label} (s)",
+            [
+                f"{max(r['queries'][q][0] for q in names):.3f} ({max(names, key=lambda q: r['queries'][q][0])})"
+                for r in results
+            ],
+        )
     row("export N-Triples (s)", [f"{r['export_nt_s']:.2f}" for r in results])
-    row("peak memory, main process / largest worker (MiB)",
-        [f"{r['peak_rss_mb']:.0f} / {r['peak_worker_rss_mb']:.0f}" for r in results])
+    row(
+        "peak memory, main process / largest worker (MiB)",
+        [f"{r['peak_rss_mb']:.0f} / {r['peak_worker_rss_mb']:.0f}" for r in results],
+    )
     cells, ratio = [], []
     for r in results:
         n = naive_results.get(r["size"])
@@ -200,9 +235,13 @@ def table(results: list[dict], naive_results: dict[int, dict | None], naive_limi
     row("naive: rdflib build + pyshacl validate (s)", cells)
     row("pyshacl ÷ fast validate", ratio)
     lines.append("")
-    lines.append("Per query, seconds (rows) at each size: " + "; ".join(
-        f"{q} " + " / ".join(f"{r['queries'][q][0]:.3f} ({r['queries'][q][1]:,})" for r in results)
-        for q in results[0]["queries"]))
+    lines.append(
+        "Per query, seconds (rows) at each size: "
+        + "; ".join(
+            f"{q} " + " / ".join(f"{r['queries'][q][0]:.3f} ({r['queries'][q][1]:,})" for r in results)
+            for q in results[0]["queries"]
+        )
+    )
     return "\n".join(lines)
 
 
@@ -229,9 +268,11 @@ def main() -> None:
         if size <= args.naive_max and (not naive_results or any(v is not None for v in naive_results.values())):
             print(f"naive stack at {size:,} claims (limit {args.naive_limit:.0f} s)…", file=sys.stderr, flush=True)
             naive_results[size] = run_child("naive", size, timeout=args.naive_limit)
-    print(f"Machine: {platform.machine()}, {__import__('os').cpu_count()} cores, Python {platform.python_version()}; "
-          f"pyoxigraph {pyoxigraph.__version__}, pyshacl {pyshacl.__version__}, rdflib {rdflib.__version__}; "
-          f"{time.strftime('%Y-%m-%d')}\n")
+    print(
+        f"Machine: {platform.machine()}, {__import__('os').cpu_count()} cores, Python {platform.python_version()}; "
+        f"pyoxigraph {pyoxigraph.__version__}, pyshacl {pyshacl.__version__}, rdflib {rdflib.__version__}; "
+        f"{time.strftime('%Y-%m-%d')}\n"
+    )
     print(table(results, naive_results, args.naive_limit))
 
 

@@ -1,6 +1,7 @@
 """`make bench-import`: time importing the three MLPerf rounds and Epoch's table into a copy of the
 seed data, then building and validating the result. Needs ../shared/realdata (falls back to the
 vendored subsets in tests/fixtures/realdata, which are much smaller)."""
+
 from __future__ import annotations
 
 import shutil
@@ -13,11 +14,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def main() -> None:
+    from benchkg.checks.validate import validate_graph
+    from benchkg.graph.store import build_graph
     from benchkg.importers.common import ImportReport
     from benchkg.importers.epoch import import_epoch
     from benchkg.importers.mlperf import import_mlperf
-    from benchkg.graph.store import build_graph
-    from benchkg.checks.validate import validate_graph
 
     real = ROOT.parent / "shared" / "realdata"
     if not real.is_dir():
@@ -25,8 +26,13 @@ def main() -> None:
     rounds = sorted(p for p in real.glob("mlperf_inference_v*") if (p / "summary_results.json").is_file())
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
-        shutil.copytree(ROOT / "data", data,
-                        ignore=lambda folder, names: [n for n in names if Path(folder).name == "benchmarks" and n.startswith("mlperf-")])
+        shutil.copytree(
+            ROOT / "data",
+            data,
+            ignore=lambda folder, names: [
+                n for n in names if Path(folder).name == "benchmarks" and n.startswith("mlperf-")
+            ],
+        )
         report = ImportReport()
         t = time.perf_counter()
         for folder in rounds:
@@ -41,8 +47,10 @@ def main() -> None:
         t_validate = time.perf_counter() - t
     print(f"source: {real}")
     print(report.text())
-    print(f"\n| step | seconds |\n|---|---|\n| import {', '.join(p.name for p in rounds)} + Epoch | {t_import:.2f} |\n"
-          f"| build ({len(built.store):,} quads) | {t_build:.2f} |\n| validate ({len(result.findings)} findings) | {t_validate:.2f} |")
+    print(
+        f"\n| step | seconds |\n|---|---|\n| import {', '.join(p.name for p in rounds)} + Epoch | {t_import:.2f} |\n"
+        f"| build ({len(built.store):,} quads) | {t_build:.2f} |\n| validate ({len(result.findings)} findings) | {t_validate:.2f} |"
+    )
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 `benchkg validate` ever (it prepares the cache, once per benchkg version), the first in another new
 repository once the cache is there, and a second run in the same one; and the size of the set.
 Each run is the installed `benchkg` in a subprocess, as a curator runs it."""
+
 from __future__ import annotations
 
 import json
@@ -35,11 +36,21 @@ def main() -> None:
         first = timed(["validate"], root / "first", env)
         cold = timed(["validate"], root / "second", env)
         warm = timed(["validate"], root / "second", env)
-        described = json.loads(subprocess.run([str(BENCHKG), "reference", "--format", "json"], cwd=root / "first",
-                                              env=env, check=True, capture_output=True, text=True).stdout)
+        described = json.loads(
+            subprocess.run(
+                [str(BENCHKG), "reference", "--format", "json"],
+                cwd=root / "first",
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )
         info = described.get("cache_info") or {}
-        print(f"reference set: {described['records']['benchmarks']:,} results, {described['systems']:,} systems, "
-              f"{info.get('quads', 0):,} quads (prepared in {info.get('built_s', 0)} s)")
+        print(
+            f"reference set: {described['records']['benchmarks']:,} results, {described['systems']:,} systems, "
+            f"{info.get('quads', 0):,} quads (prepared in {info.get('built_s', 0)} s)"
+        )
         print(f"first validate ever (prepares the cache): {first:.2f} s")
         print(f"first validate in a new repository, cache there: {cold:.2f} s")
         print(f"validate again, nothing changed: {warm:.2f} s")

@@ -2,6 +2,7 @@
 the median latency of a small query and of the leaderboard through `benchkg serve` against the same
 queries run in-process, and how soon a cartesian query is stopped at a 5 s limit while a small one
 is answered beside it."""
+
 import shutil
 import statistics
 import tempfile
@@ -33,8 +34,8 @@ def ask(url, query):
 
 if __name__ == "__main__":
     from benchkg.answers.queries import bound_text, find_query
-    from benchkg.publish.serve import Limits, make_server
     from benchkg.graph.store import build_graph, close_store, open_store, store_dir_for
+    from benchkg.publish.serve import Limits, make_server
 
     d = Path(tempfile.mkdtemp()) / "data"
     shutil.copytree("data", d, ignore=shutil.ignore_patterns(".benchkg"))
@@ -42,7 +43,9 @@ if __name__ == "__main__":
     store = open_store(store_dir_for(d))
     leaderboard = bound_text(find_query("leaderboard"), {"model": "llama2-70b", "scenario": "server"})
     for name, q in (("small", SMALL), ("leaderboard", leaderboard)):
-        print(f"in-process {name}: {timed(lambda: list(store.query(q, use_default_graph_as_union=True))) * 1000:.0f} ms")
+        print(
+            f"in-process {name}: {timed(lambda: list(store.query(q, use_default_graph_as_union=True))) * 1000:.0f} ms"
+        )
     del store
     close_store(store_dir_for(d))
     server = make_server(store_dir_for(d), port=0, limits=Limits(timeout=5))
@@ -58,6 +61,8 @@ if __name__ == "__main__":
     time.sleep(1)
     beside = timed(lambda: ask(url, SMALL), 5)
     slow.join()
-    print(f"cartesian stopped: HTTP {out['status']} after {time.perf_counter() - t:.1f} s (limit 5 s); "
-          f"a small query beside it: {beside * 1000:.0f} ms")
+    print(
+        f"cartesian stopped: HTTP {out['status']} after {time.perf_counter() - t:.1f} s (limit 5 s); "
+        f"a small query beside it: {beside * 1000:.0f} ms"
+    )
     server.shutdown()

@@ -1,5 +1,6 @@
 """Regression: when the mapping changed (a full rebuild is due) and a record is broken, the build
 used to clear the store before it found the broken record. Now it reads everything first."""
+
 from __future__ import annotations
 
 import gc
@@ -7,8 +8,8 @@ import gc
 import pytest
 
 import benchkg.graph.store as store_module
-from benchkg.kernel.errors import InputError
 from benchkg.graph.store import build_graph, open_store, store_dir_for
+from benchkg.kernel.errors import InputError
 
 
 def test_full_rebuild_with_a_bad_record_leaves_the_store(data_copy, monkeypatch):

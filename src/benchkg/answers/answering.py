@@ -5,6 +5,7 @@ Under the rows go the comparison caveats the rows trigger (once), the rounds of 
 row, for an empty answer the part of the slice that emptied it, and what the like-with-like defaults
 left out; above them, a title naming the slice and the defaults in force.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -13,10 +14,9 @@ from typing import Callable
 from benchkg.answers.caveats import answer_caveats, answer_claims, left_out
 from benchkg.answers.disclosure import disclose
 from benchkg.answers.explain import absent_rounds, why_empty
-from benchkg.answers.queries import settle
+from benchkg.answers.queries import ANY, settle
 from benchkg.kernel.rows import window
 from benchkg.kernel.vocab import DEFAULT_BASE
-from benchkg.answers.queries import ANY
 
 
 @dataclass
@@ -50,18 +50,29 @@ class Answer:
 
         given = [f"{k}={v}" for k, v in self.params.items() if v != ANY]
         lifted = [f"{k}=any" for k, v in self.params.items() if v == ANY]
-        defaults = [f"{n}={self.settled[n]} (auto)" if n in self.settled else f"{n}={p.default}"
-                    for n, p in self.saved.params.items() if p.default is not None and n not in self.params]
+        defaults = [
+            f"{n}={self.settled[n]} (auto)" if n in self.settled else f"{n}={p.default}"
+            for n, p in self.saved.params.items()
+            if p.default is not None and n not in self.params
+        ]
         parts = [" ".join(given + lifted) or "(as saved)"]
         if defaults:
             parts.append("defaults: " + ", ".join(defaults))
         return f"{self.saved.name}: " + " · ".join(parts)
 
 
-
-def assemble(saved, params: dict[str, str], run: Callable, select: Callable[[str], list[dict]], *,
-             limit: int | None = None, offset: int = 0, resolved: list[str] = (), base: str = DEFAULT_BASE,
-             cite: bool = False) -> Answer:
+def assemble(
+    saved,
+    params: dict[str, str],
+    run: Callable,
+    select: Callable[[str], list[dict]],
+    *,
+    limit: int | None = None,
+    offset: int = 0,
+    resolved: list[str] = (),
+    base: str = DEFAULT_BASE,
+    cite: bool = False,
+) -> Answer:
     """Run ``saved`` with ``params`` through ``run(params, limit=, offset=)`` (embedded or remote) and
     assemble the :class:`Answer`; ``select`` runs the small queries its caveats and notes need.
     With ``limit``/``offset`` only that window of rows is kept; the caveats are the whole answer's.
@@ -78,8 +89,15 @@ def assemble(saved, params: dict[str, str], run: Callable, select: Callable[[str
         results = window(results, limit, offset, claims=saved.claims)
     caveats = answer_caveats(select, results, saved.claims)
     kept = answer_claims(results, saved.claims)
-    answer = Answer(saved, results, caveats, left_out(saved, params, settled_run, select, kept, settled),
-                    list(resolved), dict(params), settled=settled)
+    answer = Answer(
+        saved,
+        results,
+        caveats,
+        left_out(saved, params, settled_run, select, kept, settled),
+        list(resolved),
+        dict(params),
+        settled=settled,
+    )
     if saved.rounds and results.count == len(results.rows):
         answer.absent = absent_rounds(select, saved, params, results)
     if not results.count:

@@ -10,16 +10,17 @@ an accuracy tier) is counted in the split but triggers nothing by itself. Claim 
 
 Everything here is SPARQL over the graph, so it answers the same embedded and over ``--endpoint``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from benchkg.kernel.vocab import curator_name
-from benchkg.answers.queries import store_select as select
-from benchkg.graph.remote import run_remote_sparql
-from benchkg.answers.results import wrap
 from benchkg.answers.queries import ANY
+from benchkg.answers.queries import store_select as select
+from benchkg.answers.results import wrap
+from benchkg.graph.remote import run_remote_sparql
+from benchkg.kernel.vocab import curator_name
 
 #: dimension -> the property path from a claim to its value in that dimension
 DIMENSIONS = {
@@ -38,8 +39,10 @@ DIMENSIONS = {
     "metric": "bk:result/bk:metric",
 }
 NOT_STATED = "(not stated)"
-_PREFIXES = "PREFIX bk: <https://w3id.org/benchkg/ontology#>\nPREFIX qudt: <http://qudt.org/schema/qudt/>\n" \
-            "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+_PREFIXES = (
+    "PREFIX bk: <https://w3id.org/benchkg/ontology#>\nPREFIX qudt: <http://qudt.org/schema/qudt/>\n"
+    "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+)
 _SEVERITY_ORDER = {"critical": 0, "caution": 1, "info": 2}
 
 
@@ -64,16 +67,28 @@ class Caveat:
 
 def comparison_gotchas(select: Callable[[str], list[dict]]) -> list[dict]:
     """Every comparison gotcha: id, severity, title, statement, dimension and named values."""
-    rows = select(_PREFIXES + """SELECT ?g ?severity ?title ?statement ?dimension ?between ?metric WHERE {
+    rows = select(
+        _PREFIXES
+        + """SELECT ?g ?severity ?title ?statement ?dimension ?between ?metric WHERE {
         ?g a bk:Gotcha ; bk:compares ?rule ; rdfs:label ?title .
         ?rule bk:dimension ?dimension .
         OPTIONAL { ?g bk:severity ?severity } OPTIONAL { ?g bk:statement ?statement }
-        OPTIONAL { ?rule bk:betweenValue ?between } OPTIONAL { ?rule bk:comparesMetric ?metric } } ORDER BY ?g ?between""")
+        OPTIONAL { ?rule bk:betweenValue ?between } OPTIONAL { ?rule bk:comparesMetric ?metric } } ORDER BY ?g ?between"""
+    )
     out: dict[str, dict] = {}
     for row in rows:
-        g = out.setdefault(row["g"], {"gotcha": curator_name(row["g"]), "severity": curator_name(row.get("severity", "")),
-                                      "title": row["title"], "statement": row.get("statement", ""),
-                                      "dimension": curator_name(row["dimension"]), "between": [], "metrics": []})
+        g = out.setdefault(
+            row["g"],
+            {
+                "gotcha": curator_name(row["g"]),
+                "severity": curator_name(row.get("severity", "")),
+                "title": row["title"],
+                "statement": row.get("statement", ""),
+                "dimension": curator_name(row["dimension"]),
+                "between": [],
+                "metrics": [],
+            },
+        )
         if row.get("between") and row["between"] not in g["between"]:
             g["between"].append(row["between"])
         if row.get("metric") and curator_name(row["metric"]) not in g["metrics"]:
@@ -95,8 +110,10 @@ def claim_values(select: Callable[[str], list[dict]], claims: Iterable[str], dim
     values: dict[str, set[str]] = {c: set() for c in claims}
     if not claims:
         return values
-    rows = select(_PREFIXES + f"SELECT ?claim ?v WHERE {{ VALUES ?claim {{ {' '.join(f'<{c}>' for c in claims)} }} "
-                  f"?claim {DIMENSIONS[dimension]} ?v }}")
+    rows = select(
+        _PREFIXES + f"SELECT ?claim ?v WHERE {{ VALUES ?claim {{ {' '.join(f'<{c}>' for c in claims)} }} "
+        f"?claim {DIMENSIONS[dimension]} ?v }}"
+    )
     for row in rows:
         values[row["claim"]].add(curator_name(row["v"]))
     return {c: (v or {NOT_STATED}) for c, v in values.items()}
@@ -132,8 +149,16 @@ def comparison_caveats(select: Callable[[str], list[dict]], claims: Iterable[str
             continue
         else:
             split = counts
-        found.append(Caveat(g["gotcha"], g["severity"], g["title"], g["statement"], dimension,
-                            sorted(split.items(), key=lambda kv: (-kv[1], kv[0]))))
+        found.append(
+            Caveat(
+                g["gotcha"],
+                g["severity"],
+                g["title"],
+                g["statement"],
+                dimension,
+                sorted(split.items(), key=lambda kv: (-kv[1], kv[0])),
+            )
+        )
     return sorted(found, key=lambda c: (_SEVERITY_ORDER.get(c.severity, 3), c.gotcha))
 
 
@@ -161,11 +186,17 @@ def pair_caveats(select: Callable[[str], list[dict]], pairs: Iterable[tuple[str,
             if values[a] == values[b] or len(stated) < 2 or (named and len(named & both) < 2):
                 continue
             touched += 1
-            for v in (both & named if named else both):
+            for v in both & named if named else both:
                 counts[v] = counts.get(v, 0) + 1
         if touched:
-            caveat = Caveat(g["gotcha"], g["severity"], g["title"], g["statement"], dimension,
-                            sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+            caveat = Caveat(
+                g["gotcha"],
+                g["severity"],
+                g["title"],
+                g["statement"],
+                dimension,
+                sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])),
+            )
             caveat.pairs = (touched, len(pairs))
             found.append(caveat)
     return sorted(found, key=lambda c: (_SEVERITY_ORDER.get(c.severity, 3), c.gotcha))
@@ -177,8 +208,14 @@ def answer_caveats(select: Callable[[str], list[dict]], results, columns: tuple[
     if len(columns) == 2:
         if results.claim_rows is not None:
             return pair_caveats(select, [r for r in results.claim_rows if None not in r])
-        return pair_caveats(select, [(row[columns[0]].value, row[columns[1]].value) for row in results.rows
-                                     if columns[0] in row and columns[1] in row])
+        return pair_caveats(
+            select,
+            [
+                (row[columns[0]].value, row[columns[1]].value)
+                for row in results.rows
+                if columns[0] in row and columns[1] in row
+            ],
+        )
     return comparison_caveats(select, answer_claims(results, columns))
 
 
@@ -191,7 +228,9 @@ def store_select(store) -> Callable[[str], list[dict]]:
 def endpoint_select(endpoint: str, timeouts=None) -> Callable[[str], list[dict]]:
     """A ``select`` for :func:`comparison_caveats` on a SPARQL 1.1 endpoint."""
 
-    return lambda text: [{k: v.value for k, v in row.items()} for row in run_remote_sparql(endpoint, text, timeouts).rows]
+    return lambda text: [
+        {k: v.value for k, v in row.items()} for row in run_remote_sparql(endpoint, text, timeouts).rows
+    ]
 
 
 def answer_claims(results, columns: Iterable[str]) -> list[str]:
@@ -215,16 +254,25 @@ def format_caveats(caveats: list[Caveat], rows: int) -> str:
 LIKE_WITH_LIKE = {"unit": "unit", "accuracy": "accuracy-tier", "division": "division", "system_type": "system-type"}
 
 
-def left_out(saved, params: dict[str, str], run: Callable[[dict[str, str]], object],
-             select: Callable[[str], list[dict]], kept: list[str], settled: dict[str, str] | None = None) -> str:
+def left_out(
+    saved,
+    params: dict[str, str],
+    run: Callable[[dict[str, str]], object],
+    select: Callable[[str], list[dict]],
+    kept: list[str],
+    settled: dict[str, str] | None = None,
+) -> str:
     """What the like-with-like defaults left out of an answer, counted by the value that kept each
     result out, with the parameter that brings it back; "" when nothing was left out.
 
     ``run(params)`` answers the same query with other parameters; ``kept`` is the answer's claims;
     ``settled`` what an ``auto`` default stood for (:func:`benchkg.answers.queries.settle`).
     """
-    defaults = [name for name in LIKE_WITH_LIKE if name in saved.params and name not in params
-                and saved.params[name].default is not None]
+    defaults = [
+        name
+        for name in LIKE_WITH_LIKE
+        if name in saved.params and name not in params and saved.params[name].default is not None
+    ]
     if not defaults or not saved.claims:
         return ""
 
@@ -244,5 +292,7 @@ def left_out(saved, params: dict[str, str], run: Callable[[dict[str, str]], obje
             listed = ", ".join(f"{v} {n}" for v, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
             parts.append(f"{LIKE_WITH_LIKE[name]} {listed} (--param {name}=VALUE, or {name}=any)")
 
-    return wrap(f"Left out, to compare like with like: {len(out)} result{'s' if len(out) != 1 else ''} — "
-                + "; ".join(parts), indent="  ")
+    return wrap(
+        f"Left out, to compare like with like: {len(out)} result{'s' if len(out) != 1 else ''} — " + "; ".join(parts),
+        indent="  ",
+    )

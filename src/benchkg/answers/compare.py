@@ -1,17 +1,16 @@
 """Whether two claims can be compared, every difference, and the gotchas that apply, in words."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from benchkg.answers.queries import run_query, run_sparql
-from benchkg.answers.results import format_number, short
-from benchkg.kernel.vocab import DEFAULT_BASE, record_iri
 from benchkg.answers.caveats import pair_caveats, store_select
-from benchkg.answers.disclosure import _QUERY, describe
+from benchkg.answers.disclosure import _QUERY, TRADEMARK, describe
+from benchkg.answers.queries import run_query, run_sparql
+from benchkg.answers.results import format_number, short, wrap
 from benchkg.kernel.errors import UsageError
-from benchkg.answers.disclosure import TRADEMARK
-from benchkg.answers.results import wrap
+from benchkg.kernel.vocab import DEFAULT_BASE, record_iri
 
 #: aspects whose difference makes two numbers measure different things
 BLOCKING = {"suite family", "scenario", "model", "unit"}
@@ -49,7 +48,9 @@ class Comparison:
     differences: list[tuple[str, str, str, str]] = field(default_factory=list)  # aspect, a, b, why
     gotchas: list[tuple[str, str, str, str]] = field(default_factory=list)  # id, severity, title, statement
     values: dict[str, dict[str, str]] = field(default_factory=dict)  # "a"/"b" -> value, unit, per_accelerator, derived
-    caveats: list = field(default_factory=list)  # the comparison caveats the pair triggers (benchkg.answers.caveats.Caveat)
+    caveats: list = field(
+        default_factory=list
+    )  # the comparison caveats the pair triggers (benchkg.answers.caveats.Caveat)
     claim_caveats: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)  # claim -> (id, severity, title)
     disclosures: dict[str, str] = field(default_factory=dict)  # "a"/"b" -> its disclosure (benchkg.answers.disclosure)
 
@@ -65,9 +66,15 @@ class Comparison:
             parts.append(f"({key}) {number}: {self.disclosures.get(key, '').rstrip('.')}.")
         ratio = self.ratio()
         if ratio:
-            parts.append(f"a ÷ b = {ratio.split(' (')[0]} "
-                         + ("per accelerator, derived by dividing each result by its accelerator count: not a primary "
-                            "MLPerf metric." if "per accelerator" in ratio else "as stated."))
+            parts.append(
+                f"a ÷ b = {ratio.split(' (')[0]} "
+                + (
+                    "per accelerator, derived by dividing each result by its accelerator count: not a primary "
+                    "MLPerf metric."
+                    if "per accelerator" in ratio
+                    else "as stated."
+                )
+            )
         if self.differences:
             parts.append("They differ in " + ", ".join(d[0] for d in self.differences) + ".")
         if any(text.startswith("MLPerf") for text in self.disclosures.values()):
@@ -89,17 +96,26 @@ class Comparison:
             lines += ["", "Values:"]
             for key, claim in (("a", self.a), ("b", self.b)):
                 v = self.values.get(key, {})
-                per = (f"; per accelerator {format_number(v['per_accelerator'])}"
-                       + (" (derived: value ÷ accelerator count, not an official metric)" if v.get("derived") == "true" else "")
-                       if v.get("per_accelerator") else "")
+                per = (
+                    f"; per accelerator {format_number(v['per_accelerator'])}"
+                    + (
+                        " (derived: value ÷ accelerator count, not an official metric)"
+                        if v.get("derived") == "true"
+                        else ""
+                    )
+                    if v.get("per_accelerator")
+                    else ""
+                )
                 lines.append(f"  {key}: {format_number(v.get('value', '')) or '(no value)'} {v.get('unit', '')}{per}")
             ratio = self.ratio()
             if ratio:
                 lines.append(f"  ratio: {ratio}")
         if self.differences:
             lines += ["", "Differences:"]
-            lines += [f"  - {aspect}: {av or '(not stated)'} vs {bv or '(not stated)'} — {why}"
-                      for aspect, av, bv, why in self.differences]
+            lines += [
+                f"  - {aspect}: {av or '(not stated)'} vs {bv or '(not stated)'} — {why}"
+                for aspect, av, bv, why in self.differences
+            ]
         lines += ["", "Caveats this pair triggers:"]
         lines += [f"  - {c.text()}. {c.statement}" for c in self.caveats] or ["  none"]
         for key, claim in (("a", self.a), ("b", self.b)):
@@ -107,7 +123,6 @@ class Comparison:
             lines += ["", f"Caveats of {key} alone:"]
             lines += [f"  - [{sev}] {gid}: {title}" for gid, sev, title in mine] or ["  none"]
         if self.disclosures:
-
             lines += ["", "For a slide (MLPerf results-messaging guidelines):", wrap(self.slide_note(), indent="")]
         return "\n".join(lines)
 
@@ -118,7 +133,7 @@ def compare_claims(store, a: str, b: str, base: str = DEFAULT_BASE) -> Compariso
 
     >>> from benchkg.graph.store import build_graph
     >>> from benchkg.kernel.resources import ROOT
-    >>> store = build_graph(ROOT / "data", persist=False).store
+    >>> store = build_graph(ROOT / "data").store
     >>> c = compare_claims(store, "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server",
     ...                    "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-offline")
     >>> c.verdict.split(":")[0], [d[0] for d in c.differences], [k.gotcha for k in c.caveats]
@@ -138,8 +153,9 @@ def compare_claims(store, a: str, b: str, base: str = DEFAULT_BASE) -> Compariso
         differences.append((aspect, short(row.get("a_value")), short(row.get("b_value")), WHY[aspect]))
     aspects = {d[0] for d in differences}
     if "accelerator" in aspects and "base chip" not in aspects:
-        differences = [(aspect, av, bv, VARIANTS if aspect == "accelerator" else why)
-                       for aspect, av, bv, why in differences]
+        differences = [
+            (aspect, av, bv, VARIANTS if aspect == "accelerator" else why) for aspect, av, bv, why in differences
+        ]
     differences = [d for d in differences if d[0] != "base chip"]
     blocking = [d[0] for d in differences if d[0] in BLOCKING]
     if blocking:
@@ -151,21 +167,27 @@ def compare_claims(store, a: str, b: str, base: str = DEFAULT_BASE) -> Compariso
     ia, ib = record_iri(base, "benchmarks", a), record_iri(base, "benchmarks", b)
     values = {}
     for key, iri in (("a", ia), ("b", ib)):
-        found = run_sparql(store, f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
+        found = run_sparql(
+            store,
+            f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
             PREFIX qudt: <http://qudt.org/schema/qudt/>
             SELECT ?value ?unit ?per_accelerator ?derived WHERE {{ <{iri}> bk:result ?r .
               ?r qudt:value ?value ; bk:scope ?scope . OPTIONAL {{ ?r qudt:hasUnit ?unit }}
               OPTIONAL {{ <{iri}> bk:derivedValue/qudt:value ?dv }}
               BIND (IF(?scope = bk:scope-per-accelerator, ?value, ?dv) AS ?per_accelerator)
-              BIND (BOUND(?dv) AS ?derived) }}""").rows
+              BIND (BOUND(?dv) AS ?derived) }}""",
+        ).rows
         if found:
             values[key] = {k: short(v) if k == "unit" else v.value for k, v in found[0].items()}
-    mine = run_sparql(store, f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
+    mine = run_sparql(
+        store,
+        f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
         PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
         SELECT DISTINCT ?claim ?g ?severity ?title WHERE {{ VALUES ?claim {{ <{ia}> <{ib}> }}
           ?claim bk:caveat ?g . ?g rdfs:label ?title . OPTIONAL {{ ?g bk:severity ?severity }}
           BIND (COALESCE(IF(?severity = bk:severity-critical, 0, IF(?severity = bk:severity-caution, 1, 2)), 3) AS ?rank)
-        }} ORDER BY ?rank ?g""").rows
+        }} ORDER BY ?rank ?g""",
+    ).rows
     claim_caveats: dict[str, list] = {}
     for row in mine:
         name = a if row["claim"].value == ia else b

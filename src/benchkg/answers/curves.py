@@ -22,14 +22,19 @@ Throughput per GPU is the point's total tokens/s (input + output, InferenceX's `
 run's GPUs — prefill and decode GPUs both, for a disaggregated run — or its output tokens/s ÷ GPUs where
 the source gives no total (MLPerf Endpoints); output tokens/s per GPU is read beside it the same way.
 """
+
 from __future__ import annotations
 
-from benchkg.kernel.rows import Results
-
+import textwrap
 from dataclasses import dataclass
 from decimal import Decimal
-from benchkg.kernel.vocab import PREFIXES
+from pathlib import Path
+
+from pyoxigraph import Literal, NamedNode
+
 from benchkg.kernel.atomic import write_atomic
+from benchkg.kernel.rows import Results
+from benchkg.kernel.vocab import PREFIXES
 
 INTERPOLATED = "interpolated, not a published result"
 MEASURED = "measured"
@@ -99,15 +104,23 @@ def read_at(front: list[Point], x: Decimal, rule: str = "linear") -> Reading:
     above = next(p for p in front if p.interactivity > x)
     below = max((p for p in front if p.interactivity < x), key=lambda p: p.interactivity)
     if rule == "step":
-        return Reading(above.per_gpu, above.output_per_gpu,
-                       f"measured at {_plain(above.interactivity)} tokens/s per user (step: the nearest point that "
-                       "meets it)", (above,))
+        return Reading(
+            above.per_gpu,
+            above.output_per_gpu,
+            f"measured at {_plain(above.interactivity)} tokens/s per user (step: the nearest point that meets it)",
+            (above,),
+        )
     share = (above.interactivity - x) / (above.interactivity - below.interactivity)
 
     def between(a, b):
         return None if a is None or b is None else (a + share * (b - a)).quantize(PLACES)
-    return Reading(between(above.per_gpu, below.per_gpu), between(above.output_per_gpu, below.output_per_gpu),
-                   INTERPOLATED, (above, below))
+
+    return Reading(
+        between(above.per_gpu, below.per_gpu),
+        between(above.output_per_gpu, below.output_per_gpu),
+        INTERPOLATED,
+        (above, below),
+    )
 
 
 def _plain(value: Decimal) -> str:
@@ -122,19 +135,60 @@ def _plain(value: Decimal) -> str:
 CURVE_KEYS = ("accelerator", "framework", "format", "speculative", "disaggregated", "input_length", "output_length")
 
 
+#: the columns of an answer read at equal interactivity, in order
+COLUMNS = [
+    "curve",
+    "tokens_per_gpu",
+    "output_tokens_per_gpu",
+    "how",
+    "interactivity",
+    "accelerator",
+    "framework",
+    "format",
+    "speculative",
+    "disaggregated",
+    "input_length",
+    "output_length",
+    "frontier_points",
+    "read_from",
+    "claim",
+    "claims",
+]
+#: the columns a curve's row keeps from its first point
+CURVE_COLUMNS = ("accelerator", "framework", "format", "speculative", "disaggregated", "input_length", "output_length")
+DECIMAL = NamedNode(PREFIXES["xsd"] + "decimal")
+
+
 def at_interactivity(results, values: dict[str, str]):
     """The saved query's rows (one per point) turned into one row per curve read at the asked
     interactivity (``values``: interactivity, rule, curve), best first, "outside" rows last; the frontiers
     go with the answer (``.extra["curves"]``) for its chart."""
-    from pyoxigraph import Literal, NamedNode
-
-
-    decimal = NamedNode(PREFIXES["xsd"] + "decimal")
     x = Decimal(values.get("interactivity") or "50")
     rule = values.get("rule") or "linear"
     by_claim = (values.get("curve") or "frontier") == "claim"
+    out, curves = [], {}
+    for group in _curves(results.rows, by_claim).values():
+        front = frontier(group["points"])
+        reading = read_at(front, x, rule)
+        label = _label(group["row"], by_claim)
+        curves[label] = (front, group["points"], reading)
+        out.append(_reading_row(group, label, x, len(front), reading))
+    out.sort(
+        key=lambda r: (
+            0 if "tokens_per_gpu" in r else 1,
+            -Decimal(r["tokens_per_gpu"].value) if "tokens_per_gpu" in r else 0,
+            r["curve"].value,
+        )
+    )
+    return Results(COLUMNS, out, extra={"curves": curves, "asked": x})
+
+
+def _curves(rows, by_claim: bool) -> dict[tuple, dict]:
+    """The points grouped into curves (by configuration, or by claim): each with its first row, its
+    points (tokens/s per GPU over prefill and decode when given, else output tokens/s per GPU) and
+    the claims they come from."""
     groups: dict[tuple, dict] = {}
-    for row in results.rows:
+    for row in rows:
         key = (row["claim"].value,) if by_claim else tuple(row[k].value if k in row else "" for k in CURVE_KEYS)
         group = groups.setdefault(key, {"row": row, "points": [], "claims": set()})
         gpus = Decimal(row["gpus"].value)
@@ -143,44 +197,48 @@ def at_interactivity(results, values: dict[str, str]):
         per_gpu = total / gpus if total is not None else output
         if per_gpu is None:
             continue
-        group["points"].append(Point(Decimal(row["tps_per_user"].value), per_gpu, output, row["claim"].value,
-                                     int(row["concurrency"].value)))
+        interactivity, concurrency = Decimal(row["tps_per_user"].value), int(row["concurrency"].value)
+        group["points"].append(Point(interactivity, per_gpu, output, row["claim"].value, concurrency))
         group["claims"].add(row["claim"].value)
-    out, curves = [], {}
-    for key, group in groups.items():
-        front = frontier(group["points"])
-        reading = read_at(front, x, rule)
-        first = group["row"]
-        label = _label(first, by_claim)
-        curves[label] = (front, group["points"], reading)
-        row = {k: first[k] for k in ("accelerator", "framework", "format", "speculative", "disaggregated",
-                                     "input_length", "output_length") if k in first}
-        row.update({"curve": Literal(label), "interactivity": Literal(str(x), datatype=decimal),
-                    "how": Literal(reading.how), "frontier_points": Literal(str(len(front)), datatype=NamedNode(
-                        PREFIXES["xsd"] + "integer")),
-                    "claims": Literal(" ".join(sorted(c.rsplit("/", 1)[-1] for c in group["claims"])))})
-        if reading.per_gpu is not None:
-            row["tokens_per_gpu"] = Literal(str(reading.per_gpu), datatype=decimal)
-        if reading.output_per_gpu is not None:
-            row["output_tokens_per_gpu"] = Literal(str(reading.output_per_gpu), datatype=decimal)
-        if reading.used:
-            row["claim"] = NamedNode(reading.used[0].claim)
-            row["read_from"] = Literal(" and ".join(f"{p.claim.rsplit('/', 1)[-1]} at concurrency {p.concurrency} "
-                                                    f"({_plain(p.interactivity)} tokens/s per user)" for p in reading.used))
-        out.append(row)
-    out.sort(key=lambda r: (0 if "tokens_per_gpu" in r else 1,
-                            -Decimal(r["tokens_per_gpu"].value) if "tokens_per_gpu" in r else 0, r["curve"].value))
-    columns = ["curve", "tokens_per_gpu", "output_tokens_per_gpu", "how", "interactivity", "accelerator", "framework",
-               "format", "speculative", "disaggregated", "input_length", "output_length", "frontier_points", "read_from",
-               "claim", "claims"]
-    return Results(columns, out, extra={"curves": curves, "asked": x})
+    return groups
+
+
+def _reading_row(group: dict, label: str, x: Decimal, points: int, reading) -> dict:
+    """One curve's row: its configuration, the value read at ``x``, how, and the points it was read from."""
+    first = group["row"]
+    row = {k: first[k] for k in CURVE_COLUMNS if k in first}
+    row.update(
+        {
+            "curve": Literal(label),
+            "interactivity": Literal(str(x), datatype=DECIMAL),
+            "how": Literal(reading.how),
+            "frontier_points": Literal(str(points), datatype=NamedNode(PREFIXES["xsd"] + "integer")),
+            "claims": Literal(" ".join(sorted(c.rsplit("/", 1)[-1] for c in group["claims"]))),
+        }
+    )
+    if reading.per_gpu is not None:
+        row["tokens_per_gpu"] = Literal(str(reading.per_gpu), datatype=DECIMAL)
+    if reading.output_per_gpu is not None:
+        row["output_tokens_per_gpu"] = Literal(str(reading.output_per_gpu), datatype=DECIMAL)
+    if reading.used:
+        row["claim"] = NamedNode(reading.used[0].claim)
+        row["read_from"] = Literal(
+            " and ".join(
+                f"{p.claim.rsplit('/', 1)[-1]} at concurrency {p.concurrency} "
+                f"({_plain(p.interactivity)} tokens/s per user)"
+                for p in reading.used
+            )
+        )
+    return row
 
 
 def _label(row: dict, by_claim: bool) -> str:
     """A curve's name: chip · framework · format (· speculative · disaggregated), or its claim."""
+
     def text(key: str) -> str:
         term = row.get(key)
         return "" if term is None else term.value.rsplit("/", 1)[-1]
+
     if by_claim:
         return text("claim")
     parts = [text("accelerator"), text("framework"), text("format")]
@@ -196,29 +254,37 @@ def to_curve_chart(results, path, title: str = "") -> None:
     with the asked interactivity as a dashed line and each curve's reading on it (hollow where
     interpolated), written to PNG or SVG."""
     import io
-    import textwrap
-    from pathlib import Path
 
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-
     fig, ax = plt.subplots(figsize=(10, 6.5))
     markers = "osD^v<>ph*"
     asked = results.extra["asked"]
     for n, (label, (front, points, reading)) in enumerate(sorted(results.extra["curves"].items())):
         xs, ys = [float(p.interactivity) for p in front], [float(p.per_gpu) for p in front]
-        line, = ax.plot(xs, ys, marker=markers[n % len(markers)], linewidth=1.5, markersize=5, label=label)
+        (line,) = ax.plot(xs, ys, marker=markers[n % len(markers)], linewidth=1.5, markersize=5, label=label)
         off = [p for p in points if p not in front]
         if off:
-            ax.scatter([float(p.interactivity) for p in off], [float(p.per_gpu) for p in off], s=14,
-                       color=line.get_color(), alpha=0.3)
+            ax.scatter(
+                [float(p.interactivity) for p in off],
+                [float(p.per_gpu) for p in off],
+                s=14,
+                color=line.get_color(),
+                alpha=0.3,
+            )
         if reading.per_gpu is not None:
-            ax.scatter([float(asked)], [float(reading.per_gpu)], s=70, zorder=5,
-                       facecolors="none" if reading.how == INTERPOLATED else line.get_color(),
-                       edgecolors=line.get_color(), linewidths=1.5)
+            ax.scatter(
+                [float(asked)],
+                [float(reading.per_gpu)],
+                s=70,
+                zorder=5,
+                facecolors="none" if reading.how == INTERPOLATED else line.get_color(),
+                edgecolors=line.get_color(),
+                linewidths=1.5,
+            )
     ax.axvline(float(asked), color="#333333", linestyle="--", linewidth=1)
     ax.text(float(asked), ax.get_ylim()[1], f" {_plain(asked)} tokens/s per user", fontsize=8, va="top")
     ax.set_xlabel("interactivity (tokens/s per user)")
@@ -227,8 +293,14 @@ def to_curve_chart(results, path, title: str = "") -> None:
     ax.grid(alpha=0.3)
     lines = textwrap.wrap(title or "Throughput per GPU at one interactivity, on each curve's Pareto frontier", 110)
     fig.suptitle("\n".join(lines), x=0.01, ha="left", fontsize=10)
-    fig.text(0.01, 0.01, "lines: Pareto frontiers; faint dots: dominated points; hollow circles: interpolated, not a "
-             "published result; filled: a measured point", fontsize=7, color="#555555")
+    fig.text(
+        0.01,
+        0.01,
+        "lines: Pareto frontiers; faint dots: dominated points; hollow circles: interpolated, not a "
+        "published result; filled: a measured point",
+        fontsize=7,
+        color="#555555",
+    )
     fig.tight_layout(rect=(0, 0.03, 1, 1 - 0.03 * len(lines)))
     buffer = io.BytesIO()
     fmt = Path(path).suffix.lstrip(".").lower()

@@ -7,22 +7,44 @@ as available later; an inferred result was derived by the submission checker; a 
 not review is labelled "Result not verified by MLCommons Association"; and what benchkg derives (per
 accelerator, ratios, fractions, interpolations) is footnoted as no primary MLPerf metric.
 """
-from __future__ import annotations
 
-from benchkg.kernel.rows import Results
+from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Callable
 
+from pyoxigraph import Literal
+
+from benchkg.kernel.rows import Results
+
 #: the columns that hold values benchkg derived, never published as an MLPerf metric
-DERIVED_COLUMNS = {"per_accelerator", "best_per_accelerator", "vendor_per_accelerator", "audited_per_accelerator",
-                   "capped_per_accelerator", "uncapped_per_accelerator", "open_best", "closed_best", "ratio",
-                   "tokens_per_s_per_tbs", "per_watt_of_tdp", "fraction", "bound", "tokens_per_gpu",
-                   "output_tokens_per_gpu", "difference_percent", "system_tps_per_accelerator"}
-DERIVED_NOTE = ("Derived by benchkg, not primary MLPerf metrics: per-accelerator values (a result ÷ its accelerator "
-                "count), ratios, fractions and interpolated values.")
-TRADEMARK = ("MLPerf is a registered and unregistered trademark of MLCommons Association in the United States and "
-             "other countries; see mlcommons.org.")
+DERIVED_COLUMNS = {
+    "per_accelerator",
+    "best_per_accelerator",
+    "vendor_per_accelerator",
+    "audited_per_accelerator",
+    "capped_per_accelerator",
+    "uncapped_per_accelerator",
+    "open_best",
+    "closed_best",
+    "ratio",
+    "tokens_per_s_per_tbs",
+    "per_watt_of_tdp",
+    "fraction",
+    "bound",
+    "tokens_per_gpu",
+    "output_tokens_per_gpu",
+    "difference_percent",
+    "system_tps_per_accelerator",
+}
+DERIVED_NOTE = (
+    "Derived by benchkg, not primary MLPerf metrics: per-accelerator values (a result ÷ its accelerator "
+    "count), ratios, fractions and interpolated values."
+)
+TRADEMARK = (
+    "MLPerf is a registered and unregistered trademark of MLCommons Association in the United States and "
+    "other countries; see mlcommons.org."
+)
 
 
 @dataclass
@@ -37,8 +59,12 @@ class Disclosure:
     def lines(self, markdown: bool = False) -> list[str]:
         """The footnotes as lines: ``[1] …`` (``[^1]: …`` in Markdown), then the notes under them."""
         head = [f"[^{n}]: {text}" if markdown else f"[{n}] {text}" for n, text in enumerate(self.notes, 1)]
-        return (["Disclosures (MLPerf results-messaging guidelines):", ""] if not markdown else []) + head + \
-            ([""] if head else []) + self.tail
+        return (
+            (["Disclosures (MLPerf results-messaging guidelines):", ""] if not markdown else [])
+            + head
+            + ([""] if head else [])
+            + self.tail
+        )
 
 
 _QUERY = """PREFIX bk: <https://w3id.org/benchkg/ontology#>
@@ -80,31 +106,48 @@ def describe(row: dict) -> str:
     ...           "submitter": "Cisco", "source": "MLPerf Inference v6.0 results (https://github.com/mlcommons/inference_results_v6.0)"})
     'MLPerf Inference v6.0, Closed division, Datacenter, Available: Llama 2 70B (99 % accuracy), Offline; result 6.0-0010, submitted by Cisco; retrieved from MLPerf Inference v6.0 results (https://github.com/mlcommons/inference_results_v6.0).'
     """
-    scenario = (row.get("scenario") or "").replace("-", " ").title().replace(" ", "") \
-        if row.get("scenario") in ("single-stream", "multi-stream") else (row.get("scenario") or "").title()
+    scenario = (
+        (row.get("scenario") or "").replace("-", " ").title().replace(" ", "")
+        if row.get("scenario") in ("single-stream", "multi-stream")
+        else (row.get("scenario") or "").title()
+    )
     model = row.get("model") or "?"
     if row.get("tier"):
         model += f" ({row['tier']} % accuracy)"
     source = f"; retrieved from {row['source']}" if row.get("source") else ""
     if row.get("measured") == "mlcommons" and row.get("result"):
-        parts = [row.get("suite") or "MLPerf", f"{(row.get('division') or '?').title()} division",
-                 ", ".join(t.title() for t in (row.get("category") or "?").split(", ")),
-                 (row.get("availability") or "?").title()]
+        parts = [
+            row.get("suite") or "MLPerf",
+            f"{(row.get('division') or '?').title()} division",
+            ", ".join(t.title() for t in (row.get("category") or "?").split(", ")),
+            (row.get("availability") or "?").title(),
+        ]
         on = f", {row['count']} accelerator{'s' if str(row['count']) != '1' else ''}" if row.get("count") else ""
-        text = f"{', '.join(parts)}: {model}, {scenario}{on}; result {row['result']}" + \
-            (f", submitted by {row['submitter']}" if row.get("submitter") else "") + f"{source}."
+        text = (
+            f"{', '.join(parts)}: {model}, {scenario}{on}; result {row['result']}"
+            + (f", submitted by {row['submitter']}" if row.get("submitter") else "")
+            + f"{source}."
+        )
         if row.get("availability") == "preview":
-            text += (" Preview: the system must be submitted again as available in a later round, within the "
-                     "window the MLPerf Inference rules give.")
+            text += (
+                " Preview: the system must be submitted again as available in a later round, within the "
+                "window the MLPerf Inference rules give."
+            )
         if row.get("inferred") in ("true", "1"):
             text += " Inferred by the MLPerf submission checker from another run, not measured."
         return text
-    who = {"vendor": "vendor-measured", "third-party": "measured by a third party", "community": "community-measured",
-           "mlcommons": "an MLCommons result without a result ID"}.get(row.get("measured") or "", "measured by ?")
+    who = {
+        "vendor": "vendor-measured",
+        "third-party": "measured by a third party",
+        "community": "community-measured",
+        "mlcommons": "an MLCommons result without a result ID",
+    }.get(row.get("measured") or "", "measured by ?")
     by = f" ({row['submitter']})" if row.get("submitter") else ""
     on = f" on {row['count']} accelerators" if row.get("count") else ""
-    return (f"{(row.get('suite') or 'no suite')}: {model}, {scenario}{on}, {who}{by}. Result not verified by "
-            f"MLCommons Association{source}.")
+    return (
+        f"{(row.get('suite') or 'no suite')}: {model}, {scenario}{on}, {who}{by}. Result not verified by "
+        f"MLCommons Association{source}."
+    )
 
 
 def disclose(select: Callable[[str], list[dict]], results, claim_columns: tuple[str, ...]) -> Disclosure:
@@ -130,8 +173,6 @@ def disclose(select: Callable[[str], list[dict]], results, claim_columns: tuple[
 
 def with_marks(results, disclosure: Disclosure, markdown: bool = False):
     """The results with a ``cite`` column of each row's marks (``[^1]`` in Markdown)."""
-    from pyoxigraph import Literal
-
 
     rows = []
     for row, mark in zip(results.rows, disclosure.marks):

@@ -17,28 +17,39 @@ with N-Triples escaping, replaces ``$model``; a parameter left unset becomes the
 ``?model`` and so matches anything. The same binding runs embedded and against any SPARQL 1.1
 endpoint, so both give the same answers; no raw user text ever reaches the query.
 """
+
 from __future__ import annotations
 
 import difflib
 import re
 from dataclasses import dataclass, field
-from typing import Callable
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from typing import Callable
 
-from benchkg.graph.remote import run_remote_sparql
-from benchkg.kernel import transport
-from benchkg.kernel.errors import InputError, InputProblem, QueryError, UsageError
-from benchkg.kernel.rows import Results, window
-from benchkg.records.reader import bounded_number
-from benchkg.kernel.resources import QUERIES_DIR
-from benchkg.records.schema import ID_PATTERN, KINDS
+from pyoxigraph import Literal, NamedNode, QuerySolutions
+
+from benchkg.answers.curves import at_interactivity
 from benchkg.answers.slices import SLICE_TYPES, SLICE_VALUES, accelerator_family
 from benchkg.answers.slices import apply as apply_slices
-from benchkg.kernel.vocab import DEFAULT_BASE, PREFIXES, SCHEMES, UNIT_NAMES, UNITS, concept_iri, record_iri, unit_iri
-from benchkg.answers.curves import at_interactivity
-from benchkg.records.schema import CLASSES
-from benchkg.kernel.vocab import expand
+from benchkg.graph.remote import run_remote_sparql
+from benchkg.kernel import transport
+from benchkg.kernel.errors import InputError, QueryError, UsageError
+from benchkg.kernel.resources import QUERIES_DIR
+from benchkg.kernel.rows import Results, window
+from benchkg.kernel.vocab import (
+    DEFAULT_BASE,
+    PREFIXES,
+    SCHEMES,
+    UNIT_NAMES,
+    UNITS,
+    concept_iri,
+    expand,
+    record_iri,
+    unit_iri,
+)
+from benchkg.records.reader import bounded_number
+from benchkg.records.schema import CLASSES, ID_PATTERN, KINDS
 
 XSD = PREFIXES["xsd"]
 PARAM_TYPES = ("id", "enum", "string", "integer", "decimal", "boolean", "iri")
@@ -101,8 +112,10 @@ class SavedQuery:
     def check_service(self, allow: bool = False) -> None:
         """:raises UsageError: for a query that is not benchkg's own and calls SERVICE, unless allowed."""
         if not allow and not self.builtin and uses_service(self.text):
-            raise UsageError(f"{self.path}: uses SERVICE, which makes this machine fetch another URL; "
-                             "run it with --allow-service if you trust it")
+            raise UsageError(
+                f"{self.path}: uses SERVICE, which makes this machine fetch another URL; "
+                "run it with --allow-service if you trust it"
+            )
 
     @property
     def lists(self) -> dict[str, str]:
@@ -130,8 +143,12 @@ def parse_query_file(path: Path) -> SavedQuery:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise InputError([InputProblem(Path(path), raw[: e.start].count(b"\n") + 1, "",
-                                       f"not valid UTF-8 (byte 0x{raw[e.start]:02x}); save the query as UTF-8")]) from None
+        raise InputError.at(
+            Path(path),
+            raw[: e.start].count(b"\n") + 1,
+            "",
+            f"not valid UTF-8 (byte 0x{raw[e.start]:02x}); save the query as UTF-8",
+        ) from None
     query = SavedQuery(Path(path).stem, Path(path), text)
     for n, line in enumerate(text.splitlines(), 1):
         m = _HEADER.match(line)
@@ -153,8 +170,9 @@ def parse_query_file(path: Path) -> SavedQuery:
                 if name not in SLICE_TYPES:
                     close = difflib.get_close_matches(name, list(SLICE_TYPES), n=1)
                     hint = f" (did you mean {close[0]!r}?)" if close else ""
-                    raise QueryError(f"{path}:{n}: {name!r} is not a slice parameter{hint}; they are "
-                                     f"{', '.join(SLICE_TYPES)}")
+                    raise QueryError(
+                        f"{path}:{n}: {name!r} is not a slice parameter{hint}; they are {', '.join(SLICE_TYPES)}"
+                    )
                 type_, of = SLICE_TYPES[name]
                 query.params[name] = Param(name, type_, of, default or None, SLICE_VALUES.get(name, ()))
                 query.slices += (name,)
@@ -188,8 +206,10 @@ def _check_variables(query: SavedQuery) -> None:
     code = _TOKEN.sub(lambda m: m.group(0) if m.group("param") else " ", query.text)
     for name in query.params:
         if f"${name}" in code and re.search(rf"\?{name}\b", code):
-            raise QueryError(f"{query.path}: parameter ${name} is also the variable ?{name} (in SPARQL $x and ?x "
-                             f"are one variable, so an unset ${name} would filter on ?{name}); rename one of them")
+            raise QueryError(
+                f"{query.path}: parameter ${name} is also the variable ?{name} (in SPARQL $x and ?x "
+                f"are one variable, so an unset ${name} would filter on ?{name}); rename one of them"
+            )
 
 
 def _parse_param(spec: str, where: str) -> Param:
@@ -220,8 +240,13 @@ def saved_queries(queries_dir: Path | tuple[Path, ...] = QUERIES_DIR) -> dict[st
     for folder in folders:
         for path in sorted(Path(folder).glob("*.rq")):
             if path.stem in out:
-                raise InputError([InputProblem(path, None, "", f"a saved query {path.stem!r} is built into benchkg; "
-                                               f"rename this file (a name means one question everywhere)")])
+                raise InputError.at(
+                    path,
+                    None,
+                    "",
+                    f"a saved query {path.stem!r} is built into benchkg; "
+                    f"rename this file (a name means one question everywhere)",
+                )
             out[path.stem] = parse_query_file(path)
     return out
 
@@ -235,11 +260,12 @@ def find_query(name_or_file: str, queries_dir: Path | tuple[Path, ...] = QUERIES
     if path.suffix == ".rq" and path.is_file():
         return parse_query_file(path)
     if path.suffix == ".rq" and path.exists():
-        raise UsageError(f"{name_or_file} is not a query file (a folder or a device); give a .rq file or a saved query's name")
+        raise UsageError(
+            f"{name_or_file} is not a query file (a folder or a device); give a .rq file or a saved query's name"
+        )
     known = saved_queries(queries_dir)
     if name_or_file in known:
         return known[name_or_file]
-    import difflib
 
     close = difflib.get_close_matches(name_or_file, list(known), n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -260,8 +286,6 @@ def term_for(param: Param, value: str, base: str = DEFAULT_BASE) -> str:
     ...
     benchkg.kernel.errors.UsageError: parameter scenario: 'serverr' is not allowed; use one of offline, server, interactive, single-stream, multi-stream, endpoints
     """
-    from pyoxigraph import Literal, NamedNode
-
     t = param.type
     try:
         if t == "id":
@@ -270,7 +294,9 @@ def term_for(param: Param, value: str, base: str = DEFAULT_BASE) -> str:
             return str(NamedNode(record_iri(base, param.of, value)))
         if t == "enum":
             if value not in param.allowed():
-                raise UsageError(f"parameter {param.name}: {value!r} is not allowed; use one of {', '.join(param.allowed())}")
+                raise UsageError(
+                    f"parameter {param.name}: {value!r} is not allowed; use one of {', '.join(param.allowed())}"
+                )
             if param.of == "unit":
                 if value == AUTO:
                     raise UsageError(f"parameter {param.name}: 'auto' is settled from the store first (settle())")
@@ -279,12 +305,15 @@ def term_for(param: Param, value: str, base: str = DEFAULT_BASE) -> str:
         if t in ("integer", "decimal"):  # bounded as record numbers are: 1e999999999 never reaches the store
             if not re.fullmatch(r"-?\d+(\.\d+)?([eE][-+]?\d+)?", value.strip()):
                 example = "8" if t == "integer" else "0.5"
-                raise UsageError(f"parameter {param.name}: {value[:40]!r} is not a number; write digits, e.g. "
-                                 f"{param.name}={example}")
+                raise UsageError(
+                    f"parameter {param.name}: {value[:40]!r} is not a number; write digits, e.g. {param.name}={example}"
+                )
             number = bounded_number(value.strip())
             if t == "integer":
                 if not isinstance(number, int):
-                    raise UsageError(f"parameter {param.name}: {value!r} is not a whole number; write e.g. {param.name}=8")
+                    raise UsageError(
+                        f"parameter {param.name}: {value!r} is not a whole number; write e.g. {param.name}=8"
+                    )
                 return str(Literal(str(number), datatype=NamedNode(XSD + "integer")))
             return str(Literal(format(Decimal(number), "f"), datatype=NamedNode(XSD + "decimal")))
         if t == "boolean":
@@ -298,12 +327,15 @@ def term_for(param: Param, value: str, base: str = DEFAULT_BASE) -> str:
         raise UsageError(f"parameter {param.name}: {value!r} is not a valid {t}: {e}") from e
 
 
-_TOKEN = re.compile(r"""
+_TOKEN = re.compile(
+    r"""
       (?P<string>'''.*?'''|\"\"\".*?\"\"\"|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")
     | (?P<iri><[^<>"{}|^`\\\s]*>)
     | (?P<comment>\#[^\n]*)
     | (?P<param>\$[A-Za-z_][A-Za-z0-9_]*)
-""", re.S | re.X)
+""",
+    re.S | re.X,
+)
 
 
 def bind(text: str, terms: dict[str, str | None]) -> str:
@@ -315,6 +347,7 @@ def bind(text: str, terms: dict[str, str | None]) -> str:
     >>> bind('?c <p> $m', {"m": None})
     '?c <p> ?m'
     """
+
     def swap(m: re.Match) -> str:
         if m.group("param"):
             name = m.group("param")[1:]
@@ -342,8 +375,12 @@ def uses_service(text: str) -> bool:
     >>> uses_service('SELECT * { ?s <http://x/SERVICE> "SERVICE" } # SERVICE')
     False
     """
-    plain = _ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)) if int(m.group(1) or m.group(2), 16) < 0x110000
-                        else m.group(0), text)
+    plain = _ESCAPE.sub(
+        lambda m: (
+            chr(int(m.group(1) or m.group(2), 16)) if int(m.group(1) or m.group(2), 16) < 0x110000 else m.group(0)
+        ),
+        text,
+    )
     if "service" not in plain.lower():
         return False
     from rdflib.plugins.sparql.parser import parseQuery
@@ -379,7 +416,9 @@ def _terms(query: SavedQuery, values: dict[str, str], base: str) -> dict[str, st
         first = sorted(unknown)[0]
         if f"${first}" in query.text:
             hint = f" (it uses ${first} but declares no such parameter: add a line '#+ param {first} string' to its header)"
-        raise UsageError(f"query {query.name} has no parameter {', '.join(sorted(unknown))}{hint}; its parameters: {known}")
+        raise UsageError(
+            f"query {query.name} has no parameter {', '.join(sorted(unknown))}{hint}; its parameters: {known}"
+        )
     terms: dict[str, str | None] = {}
     for name, param in query.params.items():
         value = values.get(name, param.default)
@@ -387,8 +426,9 @@ def _terms(query: SavedQuery, values: dict[str, str], base: str) -> dict[str, st
     return terms
 
 
-def _accelerators(query: SavedQuery, terms: dict[str, str | None],
-                  select: Callable[[str], list[dict]] | None) -> list[str] | None:
+def _accelerators(
+    query: SavedQuery, terms: dict[str, str | None], select: Callable[[str], list[dict]] | None
+) -> list[str] | None:
     if "accelerator" not in query.slices or terms.get("accelerator") is None:
         return None
     if select is None:
@@ -397,8 +437,12 @@ def _accelerators(query: SavedQuery, terms: dict[str, str | None],
     return accelerator_family(select, terms["accelerator"][1:-1], merge)
 
 
-def settle(query: SavedQuery, values: dict[str, str], base: str = DEFAULT_BASE,
-           select: Callable[[str], list[dict]] | None = None) -> dict[str, str]:
+def settle(
+    query: SavedQuery,
+    values: dict[str, str],
+    base: str = DEFAULT_BASE,
+    select: Callable[[str], list[dict]] | None = None,
+) -> dict[str, str]:
     """The values ``auto`` stands for in this answer: for the ``unit`` slice, the unit most claims of
     the rest of the slice state their headline value in (a resnet50 single-stream leaderboard ranks
     milliseconds, a Llama 2 one tokens/s), ties to the first by name; nothing when no claim matches.
@@ -410,16 +454,22 @@ def settle(query: SavedQuery, values: dict[str, str], base: str = DEFAULT_BASE,
         raise UsageError(f"query {query.name}: unit=auto needs the store to find the unit")
     terms = _terms(query, {**values, "unit": ANY}, base)
     slice_terms = {name: terms[name] for name in query.slices if name != "unit"}
-    rows = select("SELECT ?u (COUNT(DISTINCT ?c) AS ?n) WHERE { ?c <https://w3id.org/benchkg/ontology#result>/"
-                  "<http://qudt.org/schema/qudt/hasUnit> ?u . "
-                  + apply_slices("# slice ?c", slice_terms, _accelerators(query, terms, select))
-                  + " } GROUP BY ?u")
+    rows = select(
+        "SELECT ?u (COUNT(DISTINCT ?c) AS ?n) WHERE { ?c <https://w3id.org/benchkg/ontology#result>/"
+        "<http://qudt.org/schema/qudt/hasUnit> ?u . "
+        + apply_slices("# slice ?c", slice_terms, _accelerators(query, terms, select))
+        + " } GROUP BY ?u"
+    )
     counted = sorted((-int(r["n"]), UNIT_NAMES[r["u"]]) for r in rows if r.get("u") in UNIT_NAMES)
     return {"unit": counted[0][1]} if counted else {}
 
 
-def bound_text(query: SavedQuery, values: dict[str, str], base: str = DEFAULT_BASE,
-               select: Callable[[str], list[dict]] | None = None) -> str:
+def bound_text(
+    query: SavedQuery,
+    values: dict[str, str],
+    base: str = DEFAULT_BASE,
+    select: Callable[[str], list[dict]] | None = None,
+) -> str:
     """The query text with its parameters bound (defaults where no value is given; ``any`` unsets one,
     ``auto`` is :func:`settle`-d) and its slice markers expanded (:mod:`benchkg.answers.slices`; ``select``
     runs the small queries that find what an ``accelerator`` or ``auto`` slice matches).
@@ -450,8 +500,9 @@ def parse_params(pairs: list[str]) -> dict[str, str]:
         if not sep or not key.strip():
             raise UsageError(f"--param takes KEY=VALUE, got {pair!r}; e.g. --param model=llama2-70b")
         if key.strip() in out:
-            raise UsageError(f"--param {key.strip()} is given twice ({out[key.strip()]!r}, then {value!r}); "
-                             "give each parameter once")
+            raise UsageError(
+                f"--param {key.strip()} is given twice ({out[key.strip()]!r}, then {value!r}); give each parameter once"
+            )
         out[key.strip()] = value
     return out
 
@@ -461,14 +512,21 @@ def parse_params(pairs: list[str]) -> dict[str, str]:
 COUNT_PAST = 100_000
 
 
-def run_query(store, name_or_file: "str | SavedQuery", params: dict[str, str] | None = None, *,
-              base: str = DEFAULT_BASE, queries_dir: Path | tuple[Path, ...] = QUERIES_DIR,
-              limit: int | None = None, offset: int = 0) -> Results:
+def run_query(
+    store,
+    name_or_file: "str | SavedQuery",
+    params: dict[str, str] | None = None,
+    *,
+    base: str = DEFAULT_BASE,
+    queries_dir: Path | tuple[Path, ...] = QUERIES_DIR,
+    limit: int | None = None,
+    offset: int = 0,
+) -> Results:
     """Run a saved query (or a ``.rq`` file) with typed parameters on the embedded store.
 
     >>> from benchkg.graph.store import build_graph
     >>> from benchkg.kernel.resources import ROOT
-    >>> store = build_graph(ROOT / "data", persist=False).store
+    >>> store = build_graph(ROOT / "data").store
     >>> rows = run_query(store, "leaderboard", {"model": "llama2-70b", "scenario": "server",
     ...                                         "suite": "mlperf-inference-v6.1"}).rows
     >>> rows[0]["value"].value, rows[0]["per_accelerator"].value
@@ -511,8 +569,6 @@ def tidy(results: Results, query: SavedQuery) -> Results:
     >>> r.rows[0]["gs"].value, r.rows[0]["b"].value, r.rows[0]["b"].datatype.value.endswith("#boolean")
     ('a m z', 'true', True)
     """
-    from pyoxigraph import Literal, NamedNode
-
     lists, booleans = query.lists, set(query.booleans)
     if not lists and not booleans:
         return results
@@ -535,8 +591,6 @@ def tidy(results: Results, query: SavedQuery) -> Results:
 def check_ids(store, query: SavedQuery, params: dict[str, str], base: str = DEFAULT_BASE) -> None:
     """:raises UsageError: for an id parameter that names no record of its kind (with the closest
     ids), instead of an answer with no rows."""
-    import difflib
-
 
     for name, value in params.items():
         param = query.params.get(name)
@@ -546,9 +600,13 @@ def check_ids(store, query: SavedQuery, params: dict[str, str], base: str = DEFA
         if store.query(f"ASK {{ <{iri}> ?p ?o }}", use_default_graph_as_union=True):
             continue
         prefix = record_iri(base, param.of, "")
-        known = [r["s"].value[len(prefix):] for r in store.query(
-            f"SELECT ?s WHERE {{ ?s a <{expand(CLASSES[param.of])}> }}", use_default_graph_as_union=True)
-            if r["s"].value.startswith(prefix)]
+        known = [
+            r["s"].value[len(prefix) :]
+            for r in store.query(
+                f"SELECT ?s WHERE {{ ?s a <{expand(CLASSES[param.of])}> }}", use_default_graph_as_union=True
+            )
+            if r["s"].value.startswith(prefix)
+        ]
         close = difflib.get_close_matches(value, known, n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise UsageError(f"parameter {name}: {value!r} is not a record in {param.of}/{hint}")
@@ -568,8 +626,10 @@ def parse_error(name: str, text: str, error: Exception) -> str:
             return f"{name}: the query holds a control character (\\x{ord(bad.group()):02x}) at line {n}; save it as plain text"
     where = re.search(r"(\d+):(\d+)", str(error))
     near = f": check the SPARQL near line {where.group(1)}, column {where.group(2)}" if where else ""
-    return (f"{name}: the query does not parse ({error}){near}; a query starts with PREFIX, SELECT, ASK, CONSTRUCT "
-            "or DESCRIBE")
+    return (
+        f"{name}: the query does not parse ({error}){near}; a query starts with PREFIX, SELECT, ASK, CONSTRUCT "
+        "or DESCRIBE"
+    )
 
 
 def store_select(store) -> Callable[[str], list[dict]]:
@@ -577,8 +637,9 @@ def store_select(store) -> Callable[[str], list[dict]]:
     return lambda text: [{k: v.value for k, v in row.items()} for row in run_sparql(store, text).rows]
 
 
-def run_sparql(store, text: str, name: str = "query", *, limit: int | None = None, offset: int = 0,
-               claims: tuple[str, ...] = ()) -> Results:
+def run_sparql(
+    store, text: str, name: str = "query", *, limit: int | None = None, offset: int = 0, claims: tuple[str, ...] = ()
+) -> Results:
     """Run SPARQL SELECT text on a pyoxigraph store, over the union of its graphs.
 
     With ``limit`` (or ``offset``) the solutions are streamed: only the window's rows are kept, and
@@ -590,8 +651,6 @@ def run_sparql(store, text: str, name: str = "query", *, limit: int | None = Non
     >>> [row["n"].value for row in r.rows], r.total, r.more
     (['2', '3'], 5, False)
     """
-    from pyoxigraph import QuerySolutions
-
     try:
         solutions = store.query(text, use_default_graph_as_union=True)
     except SyntaxError as e:
@@ -619,16 +678,30 @@ def run_sparql(store, text: str, name: str = "query", *, limit: int | None = Non
     return Results(names, rows, counted, more, claim_rows if keep else None)
 
 
-def run_remote_query(endpoint: str, name_or_file: str, params: dict[str, str] | None = None,
-                     base: str = DEFAULT_BASE, queries_dir=None, timeouts: transport.Timeouts | None = None) -> Results:
+def run_remote_query(
+    endpoint: str,
+    name_or_file: str,
+    params: dict[str, str] | None = None,
+    base: str = DEFAULT_BASE,
+    queries_dir=None,
+    timeouts: transport.Timeouts | None = None,
+) -> Results:
     """Run a saved query on a remote endpoint, bound exactly as embedded.
 
     The store must answer queries over the union of its named graphs (Oxigraph server
     ``--union-default-graph``; Fuseki ``tdb2:unionDefaultGraph true``).
     """
-    query = name_or_file if isinstance(name_or_file, SavedQuery) else find_query(name_or_file, *([queries_dir] if queries_dir else []))
+    query = (
+        name_or_file
+        if isinstance(name_or_file, SavedQuery)
+        else find_query(name_or_file, *([queries_dir] if queries_dir else []))
+    )
 
     def select(text):
         return [{k: v.value for k, v in row.items()} for row in run_remote_sparql(endpoint, text, timeouts).rows]
-    return finish(tidy(run_remote_sparql(endpoint, bound_text(query, params or {}, base, select), timeouts), query),
-                  query, params or {})
+
+    return finish(
+        tidy(run_remote_sparql(endpoint, bound_text(query, params or {}, base, select), timeouts), query),
+        query,
+        params or {},
+    )

@@ -1,5 +1,6 @@
 """Query results out: a table or Markdown for people; CSV, TSV and JSON for spreadsheets and programs; the
 W3C SPARQL 1.1 results formats (JSON, CSV, TSV, XML) for SPARQL tools."""
+
 from __future__ import annotations
 
 import csv
@@ -8,14 +9,20 @@ import io
 import json
 import os
 import re
+import shutil
+import textwrap
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
 
+from pyoxigraph import BlankNode, Literal, NamedNode
+
+from benchkg.kernel.atomic import write_atomic
+from benchkg.kernel.errors import UsageError
 from benchkg.kernel.rows import Results
 from benchkg.kernel.terminal import printable
 from benchkg.kernel.vocab import PREFIXES, curator_name
-from benchkg.kernel.errors import UsageError
-from benchkg.kernel.atomic import write_atomic
 
 XSD = PREFIXES["xsd"]
 _NUMERIC = {XSD + t for t in ("decimal", "integer", "double", "float", "int", "long")}
@@ -23,8 +30,6 @@ _NUMERIC = {XSD + t for t in ("decimal", "integer", "double", "float", "int", "l
 
 def term_json(term) -> dict:
     """One RDF term in the SPARQL 1.1 JSON results format."""
-    from pyoxigraph import BlankNode, Literal, NamedNode
-
     if isinstance(term, NamedNode):
         return {"type": "uri", "value": term.value}
     if isinstance(term, BlankNode):
@@ -40,10 +45,14 @@ def term_json(term) -> dict:
 
 def to_json(results: Results) -> str:
     """SPARQL 1.1 Query Results JSON."""
-    return json.dumps({"head": {"vars": results.vars},
-                       "results": {"bindings": [{k: term_json(v) for k, v in row.items()}
-                                                for row in results.rows]}},
-                      indent=2, ensure_ascii=False)
+    return json.dumps(
+        {
+            "head": {"vars": results.vars},
+            "results": {"bindings": [{k: term_json(v) for k, v in row.items()} for row in results.rows]},
+        },
+        indent=2,
+        ensure_ascii=False,
+    )
 
 
 def to_csv(results: Results) -> str:
@@ -68,8 +77,6 @@ def short(term) -> str:
     >>> short(Literal("12647.5189", datatype=NamedNode(XSD + "decimal")))
     '12,647.52'
     """
-    from pyoxigraph import Literal, NamedNode
-
     if term is None:
         return ""
     if isinstance(term, NamedNode):
@@ -80,8 +87,6 @@ def short(term) -> str:
 
 
 def _is_number(term) -> bool:
-    from pyoxigraph import Literal
-
     return isinstance(term, Literal) and term.datatype.value in _NUMERIC
 
 
@@ -126,8 +131,14 @@ MIN_TEXT = 14
 _NUMBER_CELL = re.compile(r"-?[\d,]+(\.\d+)?")
 
 
-def to_table(results: Results, total: int | None = None, offset: int = 0, width: int | None = None,
-             more: bool = False, options: TableOptions | None = None) -> str:
+def to_table(
+    results: Results,
+    total: int | None = None,
+    offset: int = 0,
+    width: int | None = None,
+    more: bool = False,
+    options: TableOptions | None = None,
+) -> str:
     """A table for a terminal that keeps what decides the answer: a number is never cut (a column
     that must shrink drops decimals of numbers over 100, never digits); a text column first loses
     the prefix and suffix all its cells share (said in a legend), then the least important columns
@@ -145,14 +156,11 @@ def to_table(results: Results, total: int | None = None, offset: int = 0, width:
     claim: mlperf-6.0-…-llama2-
       70b-99-server
     """
-    import shutil
-
     options = options or TableOptions()
     width = width or options.width or shutil.get_terminal_size((120, 24)).columns
     names = list(options.columns) or list(results.vars)
     unknown = [c for c in names if c not in results.vars]
     if unknown:
-
         close = difflib.get_close_matches(unknown[0], results.vars, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise UsageError(f"--columns: no column {unknown[0]!r}{hint}; the columns are {', '.join(results.vars)}")
@@ -188,8 +196,9 @@ def to_table(results: Results, total: int | None = None, offset: int = 0, width:
         if hidden:
             notes.insert(0, f"(columns not shown here: {', '.join(hidden)}; --columns NAME,… to choose, or --wide)")
         if "shortened" in notes:
-            notes = [n for n in notes if n != "shortened"] + ["(some names are shortened in the middle, …: --wide or "
-                                                            "--format csv shows them whole)"]
+            notes = [n for n in notes if n != "shortened"] + [
+                "(some names are shortened in the middle, …: --wide or --format csv shows them whole)"
+            ]
         notes += [line for name, line in legend if name in names]
     lines = [wrap(options.title, width, "  ", hyphens=True)] if options.title else []
     lines += _render(names, cells, numeric)
@@ -221,7 +230,7 @@ def _header(name: str) -> list[str]:
     >>> _header("accelerator_count"), _header("unit")
     (['accelerator_', 'count'], ['unit'])
     """
-    splits = [(name[: i + 1], name[i + 1:]) for i, ch in enumerate(name) if ch == "_" and 0 < i < len(name) - 1]
+    splits = [(name[: i + 1], name[i + 1 :]) for i, ch in enumerate(name) if ch == "_" and 0 < i < len(name) - 1]
     best = min(splits, key=lambda parts: max(map(len, parts)), default=None)
     return list(best) if best and max(map(len, best)) < len(name) else [name]
 
@@ -273,20 +282,37 @@ def _fold(cells: list[str]) -> tuple[list[str], str]:
     prefix = os.path.commonprefix(values)
     suffix = os.path.commonprefix([v[::-1] for v in values])[::-1]
     if len(prefix) + len(suffix) > min(len(v) for v in values):
-        suffix = suffix[len(prefix) + len(suffix) - min(len(v) for v in values):]
+        suffix = suffix[len(prefix) + len(suffix) - min(len(v) for v in values) :]
     # at a separator, never inside a number (v4.1 and v5.1 share ".1", not a part)
-    cut = prefix[: max((i + 1 for i, ch in enumerate(prefix) if ch in _SEPARATORS
-                        and not (ch == "." and i and prefix[i - 1].isdigit())), default=0)]
-    tail = suffix[next((i for i, ch in enumerate(suffix) if ch in _SEPARATORS
-                        and not (ch == "." and suffix[i + 1: i + 2].isdigit())), len(suffix)):]
+    cut = prefix[
+        : max(
+            (
+                i + 1
+                for i, ch in enumerate(prefix)
+                if ch in _SEPARATORS and not (ch == "." and i and prefix[i - 1].isdigit())
+            ),
+            default=0,
+        )
+    ]
+    tail = suffix[
+        next(
+            (
+                i
+                for i, ch in enumerate(suffix)
+                if ch in _SEPARATORS and not (ch == "." and suffix[i + 1 : i + 2].isdigit())
+            ),
+            len(suffix),
+        ) :
+    ]
     if len(cut) + len(tail) < 4:
         return cells, ""
-    folded = [c[len(cut): len(c) - len(tail)] if c else c for c in cells]
+    folded = [c[len(cut) : len(c) - len(tail)] if c else c for c in cells]
     return folded, f"{cut}…{tail}"
 
 
-def _cut_widths(names: list[str], cells: dict[str, list[str]], numeric: dict[str, bool], width: int,
-                need: dict[str, int]) -> dict[str, int]:
+def _cut_widths(
+    names: list[str], cells: dict[str, list[str]], numeric: dict[str, bool], width: int, need: dict[str, int]
+) -> dict[str, int]:
     """How wide each text column may be so that the table fits: numbers keep their width, the widest
     text columns give up characters first, none under what keeps its rows apart (``need``)."""
     natural = {n: max([_head_width(n)] + [len(c) for c in cells[n]]) for n in names}
@@ -296,6 +322,7 @@ def _cut_widths(names: list[str], cells: dict[str, list[str]], numeric: dict[str
 
     def fitted(c: int) -> dict[str, int]:
         return {n: min(natural[n], max(c, need.get(n, MIN_TEXT), _head_width(n))) for n in text}
+
     while cap > MIN_TEXT and sum(fitted(cap).values()) > room:
         cap -= 1
     return fitted(cap)
@@ -329,13 +356,16 @@ def _shorten_column(cells: list[str], limit: int) -> list[str]:
     >>> _shorten_column(["Fixture: an 8x H200 SXM CTS server", "Fixture: an 8x H200 SXM server"], 14)
     ['…CTS…', '…server']
     """
+
     def parts(cell: str) -> tuple[list[str], str]:
         return (cell.split(" "), " ") if " " in cell else (cell.split("-"), "-")
 
     values = [c for c in cells if c]
     common = set.intersection(*(set(parts(c)[0]) for c in values)) if len(set(values)) > 1 else set()
-    return [_middle(_without_common(*parts(cell), common) if len(cell) > limit and common else cell, limit)
-            for cell in cells]
+    return [
+        _middle(_without_common(*parts(cell), common) if len(cell) > limit and common else cell, limit)
+        for cell in cells
+    ]
 
 
 def _without_common(pieces: list[str], sep: str, common: set[str]) -> str:
@@ -381,8 +411,13 @@ def _middle(cell: str, limit: int) -> str:
         return cell[: limit - 1] + "…"
     parts = cell.split("-")
     ends = ["-".join(parts[:2]) + "…" + "-".join(parts[-m:]) for m in range(len(parts) - 3, 0, -1)]
-    for candidate in ("…" + "-".join(parts[1:]), *ends, "…" + parts[1] + "…", "-".join(parts[:2]) + "…",
-                      "…" + "-".join(parts[-2:])):
+    for candidate in (
+        "…" + "-".join(parts[1:]),
+        *ends,
+        "…" + parts[1] + "…",
+        "-".join(parts[:2]) + "…",
+        "…" + "-".join(parts[-2:]),
+    ):
         if len(candidate) <= limit:
             return candidate
     return cell[: limit - 1] + "…"
@@ -396,13 +431,19 @@ def _render(names: list[str], cells: dict[str, list[str]], numeric: dict[str, bo
     head = []
     for line in range(depth):
         parts = [heads[n][line - depth + len(heads[n])] if line >= depth - len(heads[n]) else "" for n in names]
-        head.append((" " * GAP).join(p.rjust(widths[n]) if numeric[n] else p.ljust(widths[n])
-                                     for p, n in zip(parts, names)).rstrip())
+        head.append(
+            (" " * GAP)
+            .join(p.rjust(widths[n]) if numeric[n] else p.ljust(widths[n]) for p, n in zip(parts, names))
+            .rstrip()
+        )
     rule = "─" * (sum(widths.values()) + GAP * (len(names) - 1))
     rows = []
     for i in range(len(next(iter(cells.values()), []))):
-        rows.append((" " * GAP).join(cells[n][i].rjust(widths[n]) if numeric[n] else cells[n][i].ljust(widths[n])
-                                      for n in names).rstrip())
+        rows.append(
+            (" " * GAP)
+            .join(cells[n][i].rjust(widths[n]) if numeric[n] else cells[n][i].ljust(widths[n]) for n in names)
+            .rstrip()
+        )
     return head + [rule] + rows
 
 
@@ -417,16 +458,16 @@ def wrap(text: str, width: int | None = None, indent: str = "", hyphens: bool = 
     a bb ccc
       dddd
     """
-    import shutil
-    import textwrap
-
     width = width or shutil.get_terminal_size((120, 24)).columns
-    return "\n".join(textwrap.fill(line, width, subsequent_indent=indent, break_long_words=True,
-                                   break_on_hyphens=hyphens) for line in text.splitlines())
+    return "\n".join(
+        textwrap.fill(line, width, subsequent_indent=indent, break_long_words=True, break_on_hyphens=hyphens)
+        for line in text.splitlines()
+    )
 
 
 def to_markdown(results: Results) -> str:
     """A GitHub-flavoured Markdown table."""
+
     def esc(v: str) -> str:
         return v.replace("|", "\\|").replace("\n", " ")
 
@@ -446,8 +487,6 @@ def plain(term):
     >>> plain(Literal("12647.5189", datatype=NamedNode(XSD + "decimal"))), plain(Literal("true", datatype=NamedNode(XSD + "boolean")))
     (Decimal('12647.5189'), True)
     """
-    from pyoxigraph import Literal, NamedNode
-
     if term is None:
         return None
     if isinstance(term, NamedNode):
@@ -491,13 +530,15 @@ def to_plain_csv(results: Results, delimiter: str = ",") -> str:
 def to_plain_json(results: Results) -> str:
     """JSON for programs: a list of objects, one per row, with short ids and plain numbers (an
     absent value is null)."""
+
     def number(value):
         if isinstance(value, Decimal):
             return int(value) if value == value.to_integral_value() and "." not in str(value) else float(value)
         return value
 
-    return json.dumps([{v: number(plain(row.get(v))) for v in results.vars} for row in results.rows],
-                      indent=2, ensure_ascii=False)
+    return json.dumps(
+        [{v: number(plain(row.get(v))) for v in results.vars} for row in results.rows], indent=2, ensure_ascii=False
+    )
 
 
 def _nt(term) -> str:
@@ -513,8 +554,6 @@ def to_sparql_tsv(results: Results) -> str:
 
 def to_sparql_xml(results: Results) -> str:
     """SPARQL Query Results XML Format."""
-    from xml.sax.saxutils import escape, quoteattr
-
     out = ['<?xml version="1.0"?>', '<sparql xmlns="http://www.w3.org/2005/sparql-results#">', "  <head>"]
     out += [f"    <variable name={quoteattr(v)}/>" for v in results.vars]
     out += ["  </head>", "  <results>"]
@@ -529,8 +568,9 @@ def to_sparql_xml(results: Results) -> str:
             elif t["type"] == "bnode":
                 body = f"<bnode>{escape(t['value'])}</bnode>"
             else:
-                attrs = (f" datatype={quoteattr(t['datatype'])}" if "datatype" in t else "") + \
-                        (f" xml:lang={quoteattr(t['xml:lang'])}" if "xml:lang" in t else "")
+                attrs = (f" datatype={quoteattr(t['datatype'])}" if "datatype" in t else "") + (
+                    f" xml:lang={quoteattr(t['xml:lang'])}" if "xml:lang" in t else ""
+                )
                 body = f"<literal{attrs}>{escape(t['value'])}</literal>"
             out.append(f"      <binding name={quoteattr(v)}>{body}</binding>")
         out.append("    </result>")
@@ -539,9 +579,17 @@ def to_sparql_xml(results: Results) -> str:
 
 
 #: format name -> writer; csv, tsv and json are for people and programs, sparql-* are the W3C formats
-FORMATS = {"table": to_table, "csv": to_plain_csv, "tsv": lambda r: to_plain_csv(r, "\t"), "json": to_plain_json,
-           "markdown": to_markdown, "sparql-json": to_json, "sparql-csv": to_csv, "sparql-tsv": to_sparql_tsv,
-           "sparql-xml": to_sparql_xml}
+FORMATS = {
+    "table": to_table,
+    "csv": to_plain_csv,
+    "tsv": lambda r: to_plain_csv(r, "\t"),
+    "json": to_plain_json,
+    "markdown": to_markdown,
+    "sparql-json": to_json,
+    "sparql-csv": to_csv,
+    "sparql-tsv": to_sparql_tsv,
+    "sparql-xml": to_sparql_xml,
+}
 TABLE_ROWS = 25
 
 
@@ -583,8 +631,9 @@ def _label_part(text: str) -> str:
     return head if len(head) <= 40 else head[:39] + "…"
 
 
-def to_chart(results: Results, path, label: str, value: str, title: str = "", limit: int = CHART_ROWS,
-             axis: str = "") -> None:
+def to_chart(
+    results: Results, path, label: str, value: str, title: str = "", limit: int = CHART_ROWS, axis: str = ""
+) -> None:
     """A horizontal bar chart of one numeric column by its label columns, written to PNG or SVG.
 
     ``label`` is a column or columns joined by "+" (``system+accelerators+round``): a bar reads
@@ -601,9 +650,10 @@ def to_chart(results: Results, path, label: str, value: str, title: str = "", li
 
     rows = [r for r in results.rows if value in r and _is_number(r[value])]
     if results.rows and not rows:
-
-        raise UsageError(f"the chart's value column {value!r} holds no numbers to draw; "
-                         "name a numeric column in '#+ chart: label=COLUMN value=COLUMN'")
+        raise UsageError(
+            f"the chart's value column {value!r} holds no numbers to draw; "
+            "name a numeric column in '#+ chart: label=COLUMN value=COLUMN'"
+        )
     total = max(len(rows), results.total or 0)  # a windowed answer (--limit) counts the rows it left out
     rows = rows[:limit]
     shown = f"the first {len(rows)} of {total} rows" if total > len(rows) else ""
@@ -648,7 +698,6 @@ def to_chart(results: Results, path, label: str, value: str, title: str = "", li
     if any(vendor):
         notes.append("orange, crossed, [vendor]: measured by the vendor, not audited")
     note = "; ".join(notes)
-    import textwrap
 
     lines = textwrap.wrap(title, 110) or [title]
     fig.suptitle("\n".join(lines), x=0.01, ha="left", fontsize=10)  # over the whole figure: never clipped by the labels
@@ -656,8 +705,6 @@ def to_chart(results: Results, path, label: str, value: str, title: str = "", li
         fig.text(0.01, 0.01, "\n".join(textwrap.wrap(note, 150)), fontsize=7, color="#555555")
     bottom = 0.16 * len(textwrap.wrap(note, 150)) / height if note else 0  # inches of text over the height
     fig.tight_layout(rect=(0, bottom, 1, 1 - (0.2 * len(lines) + 0.1) / height))
-    from pathlib import Path
-
 
     buffer = io.BytesIO()
     fmt = Path(path).suffix.lstrip(".").lower()

@@ -1,18 +1,19 @@
 """One entity, readable: its fields, what benchkg derived, what refers to it, its gotchas and findings."""
+
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 
-from benchkg.kernel.errors import UsageError
 from benchkg.answers.explain import TERMS, terms_in
-from benchkg.records.reader import read_record
-from benchkg.records.schema import ID_PATTERN, KINDS
+from benchkg.answers.queries import run_query, run_sparql
+from benchkg.answers.results import short
+from benchkg.kernel.errors import UsageError
 from benchkg.kernel.vocab import DEFAULT_BASE, record_iri
 from benchkg.records.layout import record_path
-from benchkg.answers.queries import run_sparql
-from benchkg.answers.results import short
-from benchkg.answers.queries import run_query
+from benchkg.records.reader import read_record
+from benchkg.records.schema import ID_PATTERN, KINDS
 
 
 def find_record_path(data_dir: Path, ident: str) -> tuple[str, Path]:
@@ -23,19 +24,25 @@ def find_record_path(data_dir: Path, ident: str) -> tuple[str, Path]:
 
     kind, sep, rid = ident.partition("/")
     if not ID_PATTERN.match(rid if sep else ident):
-        raise UsageError(f"{ident!r} is not a record id (lower-case letters, digits, '.' and '-'), or kind/id; "
-                         f"e.g. 'benchkg show llama2-70b' or 'benchkg show models/llama2-70b'")
+        raise UsageError(
+            f"{ident!r} is not a record id (lower-case letters, digits, '.' and '-'), or kind/id; "
+            f"e.g. 'benchkg show llama2-70b' or 'benchkg show models/llama2-70b'"
+        )
     if sep:
         candidates = [(kind, record_path(data_dir, kind, rid))] if kind in KINDS else []
     else:
         candidates = [(k, record_path(data_dir, k, ident)) for k in KINDS]
     found = [(k, p) for k, p in candidates if p.is_file()]
     if not found:
-        raise UsageError(f"no record {ident!r} in {data_dir}; ids are file stems, e.g. "
-                         f"'benchkg show llama2-70b' or 'benchkg show models/llama2-70b'")
+        raise UsageError(
+            f"no record {ident!r} in {data_dir}; ids are file stems, e.g. "
+            f"'benchkg show llama2-70b' or 'benchkg show models/llama2-70b'"
+        )
     if len(found) > 1:
-        raise UsageError(f"{ident!r} is an id in several kinds ({', '.join(k for k, _ in found)}); "
-                         f"say which, e.g. {found[0][0]}/{ident}")
+        raise UsageError(
+            f"{ident!r} is an id in several kinds ({', '.join(k for k, _ in found)}); "
+            f"say which, e.g. {found[0][0]}/{ident}"
+        )
     return found[0]
 
 
@@ -43,7 +50,9 @@ def find_record_path(data_dir: Path, ident: str) -> tuple[str, Path]:
 REFERRERS_LISTED = 12
 
 
-def describe(store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT_BASE, all_referrers: bool = False) -> str:
+def describe(
+    store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT_BASE, all_referrers: bool = False
+) -> str:
     """A readable page about one record (fields as written, derived values, references to it (by kind
     with counts when there are many, every id with ``all_referrers``), gotchas that apply, findings,
     and what MLPerf's terms in it mean)."""
@@ -62,19 +71,27 @@ def describe(store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT
             continue
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=_number)
         lines.append(f"  {key}: {text}")
-    derived = run_sparql(store, f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
+    derived = run_sparql(
+        store,
+        f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
         PREFIX qudt: <http://qudt.org/schema/qudt/>
         SELECT ?value ?unit ?scope WHERE {{ <{iri}> bk:derivedValue ?d .
-          ?d qudt:value ?value ; bk:scope ?scope . OPTIONAL {{ ?d qudt:hasUnit ?unit }} }}""")
+          ?d qudt:value ?value ; bk:scope ?scope . OPTIONAL {{ ?d qudt:hasUnit ?unit }} }}""",
+    )
     for row in derived.rows:
-        lines.append(f"  derived: {short(row['value'])} {short(row.get('unit'))} {short(row['scope'])} "
-                     f"(= value ÷ accelerator_count; not stated by the source)")
+        lines.append(
+            f"  derived: {short(row['value'])} {short(row.get('unit'))} {short(row['scope'])} "
+            f"(= value ÷ accelerator_count; not stated by the source)"
+        )
     if kind == "systems":
         lines += _system_fabrics(store, iri)
     if kind == "benchmarks":
         lines += _compute_bound(store, record_id, base)
-    refs = run_sparql(store, f"""SELECT DISTINCT ?s WHERE {{ ?s ?p <{iri}> .
-        FILTER(STRSTARTS(STR(?s), "{base}id/") && !CONTAINS(STR(?s), "#")) }} ORDER BY ?s""")
+    refs = run_sparql(
+        store,
+        f"""SELECT DISTINCT ?s WHERE {{ ?s ?p <{iri}> .
+        FILTER(STRSTARTS(STR(?s), "{base}id/") && !CONTAINS(STR(?s), "#")) }} ORDER BY ?s""",
+    )
     if refs.rows:
         referrers = [_kind_id(r["s"].value, base) for r in refs.rows]
         if all_referrers or len(referrers) <= REFERRERS_LISTED:
@@ -84,15 +101,22 @@ def describe(store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT
             for r in referrers:
                 by_kind.setdefault(r.split("/", 1)[0], []).append(r.split("/", 1)[-1])
             lines += ["", f"referred to by {len(referrers):,} records (--all lists them):"]
-            lines += [f"  {k}: {len(ids):,}" + (f" ({', '.join(ids[:3])}{', …' if len(ids) > 3 else ''})")
-                      for k, ids in sorted(by_kind.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
+            lines += [
+                f"  {k}: {len(ids):,}" + (f" ({', '.join(ids[:3])}{', …' if len(ids) > 3 else ''})")
+                for k, ids in sorted(by_kind.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+            ]
     if kind == "benchmarks":
-        gotchas = run_sparql(store, f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
+        gotchas = run_sparql(
+            store,
+            f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
             PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
             SELECT ?g ?title ?severity WHERE {{ <{iri}> bk:caveat ?g . ?g rdfs:label ?title .
-              OPTIONAL {{ ?g bk:severity ?severity }} }} ORDER BY ?g""")
+              OPTIONAL {{ ?g bk:severity ?severity }} }} ORDER BY ?g""",
+        )
         lines += ["", "gotchas that apply:"]
-        lines += [f"  [{short(r.get('severity'))}] {short(r['g'])}: {r['title'].value}" for r in gotchas.rows] or ["  none"]
+        lines += [f"  [{short(r.get('severity'))}] {short(r['g'])}: {r['title'].value}" for r in gotchas.rows] or [
+            "  none"
+        ]
     mine = [f for f in findings if f.focus == f"{kind}/{record_id}"]
     lines += ["", "findings:"] + ([f"  {f}" for f in mine] or ["  none"])
     terms = terms_in(data)
@@ -105,11 +129,14 @@ def describe(store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT
 def _system_fabrics(store, iri: str) -> list[str]:
     """The fabric a system's submitter states, beside what its chips' specifications say."""
 
-    rows = run_sparql(store, f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
+    rows = run_sparql(
+        store,
+        f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
         SELECT ?ic ?spec WHERE {{ <{iri}> bk:interconnect ?ic .
           BIND (EXISTS {{ <{iri}> bk:accelerator ?a . ?a bk:interconnect ?ic }}
                 || EXISTS {{ <{iri}> bk:accelerator/bk:madeOf ?chip . ?chip bk:interconnect ?ic }} AS ?spec)
-        }} ORDER BY ?ic""").rows
+        }} ORDER BY ?ic""",
+    ).rows
     if not rows:
         return []
     out = ["", "fabric present, as the submitter states it:"]
@@ -127,19 +154,19 @@ def _compute_bound(store, record_id: str, base: str) -> list[str]:
     if not rows:
         return []
     r = rows[0]
-    return [f"  compute bound: {short(r['per_accelerator'])} tokens/s per accelerator is {float(r['fraction'].value):.1%} "
-            f"of {short(r['bound'])} ({short(r['peak_tflops'])} TFLOP/s dense at {r['format'].value} ÷ (2 × "
-            f"{short(r['active_parameters_b'])} B active parameters); above 100 % is impossible"]
+    return [
+        f"  compute bound: {short(r['per_accelerator'])} tokens/s per accelerator is {float(r['fraction'].value):.1%} "
+        f"of {short(r['bound'])} ({short(r['peak_tflops'])} TFLOP/s dense at {r['format'].value} ÷ (2 × "
+        f"{short(r['active_parameters_b'])} B active parameters); above 100 % is impossible"
+    ]
 
 
 def _number(value):
     """JSON for a Decimal benchkg read exactly (910621.36 stays 910621.36)."""
-    from decimal import Decimal
-
     if isinstance(value, Decimal):
         return float(value) if value != value.to_integral_value() else int(value)
     raise TypeError(type(value).__name__)
 
 
 def _kind_id(iri: str, base: str) -> str:
-    return iri[len(base) + 3:] if iri.startswith(base + "id/") else iri
+    return iri[len(base) + 3 :] if iri.startswith(base + "id/") else iri

@@ -36,6 +36,7 @@ marker is a comment, so the file stays SPARQL that parses anywhere. What each na
 ``sort``              (per query) what a ranking orders by
 ====================  ==========================================================================
 """
+
 from __future__ import annotations
 
 import re
@@ -43,12 +44,23 @@ from typing import Callable
 
 #: slice name -> its parameter type, as a ``#+ param`` line would give it
 SLICE_TYPES = {
-    "suite": ("id", "suites"), "family": ("enum", "suite-family"), "model": ("id", "models"),
-    "scenario": ("enum", "scenario"), "accuracy": ("enum", ""), "division": ("enum", "division"),
-    "system_type": ("enum", "system-type"), "availability": ("enum", "availability"), "inferred": ("boolean", ""),
-    "submitter": ("id", "organizations"), "accelerator": ("id", "accelerators"), "merge_variants": ("boolean", ""),
-    "accelerator_count": ("integer", ""), "min_accelerators": ("integer", ""), "max_accelerators": ("integer", ""),
-    "node_count": ("integer", ""), "unit": ("enum", "unit"),
+    "suite": ("id", "suites"),
+    "family": ("enum", "suite-family"),
+    "model": ("id", "models"),
+    "scenario": ("enum", "scenario"),
+    "accuracy": ("enum", ""),
+    "division": ("enum", "division"),
+    "system_type": ("enum", "system-type"),
+    "availability": ("enum", "availability"),
+    "inferred": ("boolean", ""),
+    "submitter": ("id", "organizations"),
+    "accelerator": ("id", "accelerators"),
+    "merge_variants": ("boolean", ""),
+    "accelerator_count": ("integer", ""),
+    "min_accelerators": ("integer", ""),
+    "max_accelerators": ("integer", ""),
+    "node_count": ("integer", ""),
+    "unit": ("enum", "unit"),
 }
 #: the values an enum slice allows beyond its scheme
 SLICE_VALUES = {"accuracy": ("99", "99.9")}
@@ -56,16 +68,20 @@ SLICE_VALUES = {"accuracy": ("99", "99.9")}
 MEANINGS = {
     "suite": "the round (suite id), e.g. mlperf-inference-v6.0",
     "family": "the suite family, e.g. mlperf-inference, inferencex",
-    "model": "the model", "scenario": "the scenario",
+    "model": "the model",
+    "scenario": "the scenario",
     "accuracy": "the accuracy tier (a claim that states none passes)",
     "division": "the division (a claim that states none passes)",
     "system_type": "datacenter or edge (a claim that states none passes)",
     "availability": "available, preview or rdi",
     "inferred": "true: only results the checker inferred; false: only measured ones",
     "submitter": "who submitted it (any name or alias, any case)",
-    "accelerator": "the chip (a rack meets its chip)", "merge_variants": "with accelerator: its variants too",
-    "accelerator_count": "exactly this many accelerators", "min_accelerators": "at least this many accelerators",
-    "max_accelerators": "at most this many accelerators", "node_count": "exactly this many nodes",
+    "accelerator": "the chip (a rack meets its chip)",
+    "merge_variants": "with accelerator: its variants too",
+    "accelerator_count": "exactly this many accelerators",
+    "min_accelerators": "at least this many accelerators",
+    "max_accelerators": "at most this many accelerators",
+    "node_count": "exactly this many nodes",
     "unit": "the unit of the headline value",
 }
 MARKER = re.compile(r"^[ \t]*#[ \t]*slice[ \t]+\?(\w+)[ \t]*$", re.M)
@@ -87,8 +103,13 @@ def expand(var: str, terms: dict[str, str | None], accelerators: list[str] | Non
     """
     v, out = f"?{var}", []
     t = {name: term for name, term in terms.items() if term is not None}
-    simple = {"suite": "suite", "model": "model", "scenario": "scenario", "availability": "availability",
-              "submitter": "submitter"}
+    simple = {
+        "suite": "suite",
+        "model": "model",
+        "scenario": "scenario",
+        "availability": "availability",
+        "submitter": "submitter",
+    }
     for name, pred in simple.items():
         if name in t:
             out.append(f"{v} {_p(pred)} {t[name]} .")
@@ -107,8 +128,10 @@ def expand(var: str, terms: dict[str, str | None], accelerators: list[str] | Non
         out.append(f"{v} {_p('acceleratorCount')} {n} . FILTER ({' && '.join(tests)})")
     if accelerators is not None:
         acc = f"?_acc_{var}"
-        out.append(f"VALUES {acc} {{ {' '.join(f'<{a}>' for a in accelerators) or '<urn:benchkg:none>'} }} "
-                   f"{v} {_p('accelerator')} {acc} .")
+        out.append(
+            f"VALUES {acc} {{ {' '.join(f'<{a}>' for a in accelerators) or '<urn:benchkg:none>'} }} "
+            f"{v} {_p('accelerator')} {acc} ."
+        )
     # a claim that states no tier, division or system type passes: a vendor claim rarely does
     for name, pred in (("accuracy", "accuracyTarget"), ("division", "division")):
         if name in t:
@@ -116,7 +139,9 @@ def expand(var: str, terms: dict[str, str | None], accelerators: list[str] | Non
             out.append(f"FILTER NOT EXISTS {{ {v} {_p(pred)} {w} FILTER ({w} != {t[name]}) }}")
     if "system_type" in t:
         w = f"?_system_type_{var}"
-        out.append(f"FILTER (NOT EXISTS {{ {v} {_p('systemType')} {w} }} || EXISTS {{ {v} {_p('systemType')} {t['system_type']} }})")
+        out.append(
+            f"FILTER (NOT EXISTS {{ {v} {_p('systemType')} {w} }} || EXISTS {{ {v} {_p('systemType')} {t['system_type']} }})"
+        )
     if "inferred" in t:
         if "true" in t["inferred"]:
             out.append(f"{v} {_p('inferred')} true .")
@@ -134,8 +159,14 @@ def accelerator_family(select: Callable[[str], list[dict]], accelerator: str, me
     chip = next((r["part"] for r in rows if r.get("part")), accelerator)
     members = {chip}
     if merge_variants:
-        base = next((r["base"] for r in select(prefix + f"SELECT ?base WHERE {{ <{chip}> bk:variantOf ?base }}")
-                     if r.get("base")), chip)
+        base = next(
+            (
+                r["base"]
+                for r in select(prefix + f"SELECT ?base WHERE {{ <{chip}> bk:variantOf ?base }}")
+                if r.get("base")
+            ),
+            chip,
+        )
         members = {base} | {r["v"] for r in select(prefix + f"SELECT ?v WHERE {{ ?v bk:variantOf <{base}> }}")}
     made = set()
     for member in sorted(members):
@@ -149,5 +180,7 @@ def apply(text: str, terms: dict[str, str | None], accelerators: list[str] | Non
     >>> apply("SELECT * { ?c ?p ?o .\\n  # slice ?c\\n}", {"model": "<m>"})
     'SELECT * { ?c ?p ?o .\\n  ?c <https://w3id.org/benchkg/ontology#model> <m> .\\n}'
     """
-    return MARKER.sub(lambda m: m.group(0)[: len(m.group(0)) - len(m.group(0).lstrip())]
-                      + expand(m.group(1), terms, accelerators), text)
+    return MARKER.sub(
+        lambda m: m.group(0)[: len(m.group(0)) - len(m.group(0).lstrip())] + expand(m.group(1), terms, accelerators),
+        text,
+    )

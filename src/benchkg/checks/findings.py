@@ -1,7 +1,9 @@
 """Findings: one convention a record breaks, located at its file, line and JSON pointer with a message
 a curator reads (ids named as the curator writes them), and the report that gathers them."""
+
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from dataclasses import dataclass
@@ -15,10 +17,12 @@ from benchkg.records.reader import Record
 from benchkg.records.schema import BENCHMARK_FIELD_PATHS
 from benchkg.rules.shapes import RawResult
 
-
 #: predicate IRI -> the benchmark field a curator writes (for messages about omitted fields)
-FIELD_NAMES = {expand(spec.pred): name for name, spec in reversed(BENCHMARK_FIELD_PATHS.items())
-               if not name.startswith(("reported.", "points.")) and spec.pred.startswith("bk:")}
+FIELD_NAMES = {
+    expand(spec.pred): name
+    for name, spec in reversed(BENCHMARK_FIELD_PATHS.items())
+    if not name.startswith(("reported.", "points.")) and spec.pred.startswith("bk:")
+}
 
 SEVERITY_ORDER = {"violation": 0, "warning": 1, "info": 2}
 
@@ -66,7 +70,7 @@ def locate(raw: list[RawResult], data_dir: Path, base: str = DEFAULT_BASE) -> li
     prefix = f"{base}id/"
     for r in raw:
         iri, _, fragment = r.focus.partition("#")
-        key = iri[len(prefix):] if iri.startswith(prefix) else iri
+        key = iri[len(prefix) :] if iri.startswith(prefix) else iri
         kind, _, record_id = key.partition("/")
         file = record_path(data_dir, kind, record_id)
         record = records.get(key)
@@ -93,8 +97,9 @@ def sort_findings(findings) -> list[Finding]:
     return sorted(findings, key=lambda f: (f.file, f.line, f.pointer, SEVERITY_ORDER[f.severity], f.shape))
 
 
-def suggest_id(data_dir: Path, iri: str, base: str = DEFAULT_BASE,
-               ids: dict[str, list[tuple[str, list[str]]]] | None = None) -> str:
+def suggest_id(
+    data_dir: Path, iri: str, base: str = DEFAULT_BASE, ids: dict[str, list[tuple[str, list[str]]]] | None = None
+) -> str:
     """' (did you mean …?)' for a reference to a missing record: the record whose aliases list the
     id as written, or a close id. ``ids`` caches each kind's (id, aliases) between calls.
 
@@ -102,8 +107,6 @@ def suggest_id(data_dir: Path, iri: str, base: str = DEFAULT_BASE,
     >>> suggest_id(ROOT / "data", "https://w3id.org/benchkg/id/accelerators/h100")
     " (did you mean 'nvidia-h100-sxm'?)"
     """
-    import difflib
-
     m = re.match(re.escape(base) + r"id/([a-z]+)/(.+)$", iri)
     folders = [Path(f) / m.group(1) for f in layout_for(data_dir).layers] if m else []
     if not any(f.is_dir() for f in folders):
@@ -126,8 +129,9 @@ def suggest_id(data_dir: Path, iri: str, base: str = DEFAULT_BASE,
 
 
 #: every field's predicate IRI, longest first, not followed by a word character or "-"
-_FIELD_IRIS = re.compile("(?:" + "|".join(re.escape(iri) for iri in sorted(FIELD_NAMES, key=len, reverse=True))
-                         + r")\b(?!-)")
+_FIELD_IRIS = re.compile(
+    "(?:" + "|".join(re.escape(iri) for iri in sorted(FIELD_NAMES, key=len, reverse=True)) + r")\b(?!-)"
+)
 
 
 def readable(text: str, base: str = DEFAULT_BASE) -> str:

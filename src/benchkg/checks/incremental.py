@@ -18,22 +18,23 @@ makes it a full run. Tests hold the incremental findings equal to a full run's a
 One hint may lag: the "did you mean …?" of a finding on a record that was not re-checked is the one
 computed when it was (a new record with a close id does not re-check records that mistype it).
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
 from pathlib import Path
 
+from pyoxigraph import NamedNode
+
 from benchkg.checks.findings import Finding, locate, sort_findings
-from benchkg.kernel.vocab import BK, DEFAULT_BASE
-from benchkg.rules.shapes import RawResult
-from benchkg.graph.store import store_dir_for
-from benchkg.kernel.resources import ONTOLOGY_FILE
-from benchkg.records.layout import shape_files
-from benchkg.graph.store import MAPPING_VERSION
-from benchkg.graph.store import _read_manifest, manifest_graph
-from benchkg.rules.engine import run_fast
+from benchkg.graph.store import MAPPING_VERSION, _read_manifest, manifest_graph, store_dir_for
 from benchkg.kernel.atomic import write_atomic
+from benchkg.kernel.resources import ONTOLOGY_FILE
+from benchkg.kernel.vocab import BK, DEFAULT_BASE
+from benchkg.records.layout import shape_files
+from benchkg.rules.engine import run_fast
+from benchkg.rules.shapes import RawResult
 
 CACHE_VERSION = 2
 FULL_RUN_SHARE = 0.25
@@ -64,16 +65,20 @@ def _digests(store, base: str, snapshot: Path | None = None) -> dict[str, str]:
 
 #: what two claims that may pair (Server vs Offline of one system) always share; the shape pairs on
 #: more (unit, scope, accuracy), so these keys over-approximate, safely
-_KEY_PATTERN = (f"?c <{BK}model> ?m . OPTIONAL {{ ?c <{BK}suite> ?s }} "
-                f"OPTIONAL {{ ?c <{BK}acceleratorCount> ?n }} OPTIONAL {{ ?c <{BK}system> ?sys }}")
+_KEY_PATTERN = (
+    f"?c <{BK}model> ?m . OPTIONAL {{ ?c <{BK}suite> ?s }} "
+    f"OPTIONAL {{ ?c <{BK}acceleratorCount> ?n }} OPTIONAL {{ ?c <{BK}system> ?sys }}"
+)
 _PAIR_QUERY = f"SELECT ?c ?m ?s ?n ?sys WHERE {{ {_KEY_PATTERN} }}"
 
 
 def _partners_query(model: str, suite: str, count: str, system: str) -> str:
     """The claims with this model, suite, accelerator count and system ("" = absent)."""
-    return (f"SELECT ?c WHERE {{ VALUES ?m {{ <{model}> }} {_KEY_PATTERN} "
-            f'FILTER (COALESCE(STR(?s), "") = {_string(suite)} && COALESCE(STR(?n), "") = {_string(count)} '
-            f'&& COALESCE(STR(?sys), "") = {_string(system)}) }}')
+    return (
+        f"SELECT ?c WHERE {{ VALUES ?m {{ <{model}> }} {_KEY_PATTERN} "
+        f'FILTER (COALESCE(STR(?s), "") = {_string(suite)} && COALESCE(STR(?n), "") = {_string(count)} '
+        f'&& COALESCE(STR(?sys), "") = {_string(system)}) }}'
+    )
 
 
 def _pair_keys(store, claims: list[str] | None = None) -> dict[str, list[str]]:
@@ -81,8 +86,10 @@ def _pair_keys(store, claims: list[str] | None = None) -> dict[str, list[str]]:
     query = _PAIR_QUERY
     if claims is not None:
         query = query.replace("WHERE {", "WHERE { VALUES ?c { " + " ".join(f"<{c}>" for c in claims) + " }", 1)
-    return {row["c"].value: [row[v].value if row[v] is not None else "" for v in ("m", "s", "n", "sys")]
-            for row in store.query(query, use_default_graph_as_union=True)}
+    return {
+        row["c"].value: [row[v].value if row[v] is not None else "" for v in ("m", "s", "n", "sys")]
+        for row in store.query(query, use_default_graph_as_union=True)
+    }
 
 
 def _record_of(focus: str, prefix: str) -> str:
@@ -91,8 +98,6 @@ def _record_of(focus: str, prefix: str) -> str:
 
 def affected_records(store, changed: set[str], old_keys: dict[str, list[str]], base: str = DEFAULT_BASE) -> set[str]:
     """The record IRIs whose findings a change of ``changed`` can alter (see the module doc)."""
-    from pyoxigraph import NamedNode
-
     prefix = base + "id/"
     affected = set(changed)
     hop = set(changed)
@@ -108,8 +113,10 @@ def affected_records(store, changed: set[str], old_keys: dict[str, list[str]], b
     keys = {tuple(old_keys[c]) for c in changed if c in old_keys}
     keys |= {tuple(k) for k in _pair_keys(store, [c for c in changed if "/benchmarks/" in c]).values()}
     for model, suite, count, system in keys:
-        affected.update(row["c"].value for row in store.query(_partners_query(model, suite, count, system),
-                                                                use_default_graph_as_union=True))
+        affected.update(
+            row["c"].value
+            for row in store.query(_partners_query(model, suite, count, system), use_default_graph_as_union=True)
+        )
     return affected
 
 
@@ -124,18 +131,20 @@ def _string(text: str) -> str:
 
 def _focus_nodes(store, records: set[str]) -> list[str]:
     """Every subject in the graphs of ``records`` (the records and their nested nodes)."""
-    from pyoxigraph import NamedNode
-
     nodes = set()
     for record in records:
         nodes.add(record)
-        nodes.update(q.subject.value for q in store.quads_for_pattern(None, None, None, NamedNode(record))
-                     if type(q.subject).__name__ == "NamedNode")
+        nodes.update(
+            q.subject.value
+            for q in store.quads_for_pattern(None, None, None, NamedNode(record))
+            if type(q.subject).__name__ == "NamedNode"
+        )
     return sorted(nodes)
 
 
-def run_incremental(store, shapes, shape_dirs: tuple[Path, ...], cache: Path, data_dir: Path, base: str = DEFAULT_BASE,
-                    progress=None):
+def run_incremental(
+    store, shapes, shape_dirs: tuple[Path, ...], cache: Path, data_dir: Path, base: str = DEFAULT_BASE, progress=None
+):
     """The fast engine's results and located findings, re-checking only what changed since the
     cached run (findings of the records not re-checked come from the cache, file and line too:
     their files have not changed).
@@ -150,8 +159,11 @@ def run_incremental(store, shapes, shape_dirs: tuple[Path, ...], cache: Path, da
     if cached and cached.get("state") == state:
         old = cached["digests"]
         changed = {g for g in digests.keys() | old.keys() if digests.get(g) != old.get(g)}
-        full = (any("/gotchas/" in g for g in changed) or len(changed) > FULL_RUN_SHARE * max(len(digests), 1)
-                or "" in cached["results"])
+        full = (
+            any("/gotchas/" in g for g in changed)
+            or len(changed) > FULL_RUN_SHARE * max(len(digests), 1)
+            or "" in cached["results"]
+        )
     else:
         changed, full = set(), True
     if not full and not changed:
@@ -167,7 +179,7 @@ def run_incremental(store, shapes, shape_dirs: tuple[Path, ...], cache: Path, da
         records = affected_records(store, changed, cached["keys"], base)
         fresh = run_fast(store, shapes, focus=_focus_nodes(store, records), progress=progress)
         raw = [RawResult(*r) for record, rs in cached["results"].items() if record not in records for r in rs] + fresh
-        keep = {record[len(prefix):] for record in cached["results"] if record not in records}
+        keep = {record[len(prefix) :] for record in cached["results"] if record not in records}
         findings = [Finding(*f) for key, fs in cached["findings"].items() if key in keep for f in fs]
         findings = sort_findings(set(findings) | set(locate(fresh, data_dir, base)))
         keys = {k: v for k, v in cached["keys"].items() if k not in changed}
@@ -179,8 +191,17 @@ def run_incremental(store, shapes, shape_dirs: tuple[Path, ...], cache: Path, da
     located: dict[str, list] = {}
     for f in findings:
         located.setdefault(f.focus, []).append(list(vars(f).values()))
-    write_cache(cache, {"version": CACHE_VERSION, "state": state, "digests": digests, "keys": keys,
-                   "results": results, "findings": located})
+    write_cache(
+        cache,
+        {
+            "version": CACHE_VERSION,
+            "state": state,
+            "digests": digests,
+            "keys": keys,
+            "results": results,
+            "findings": located,
+        },
+    )
     return raw, findings, rechecked
 
 

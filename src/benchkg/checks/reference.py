@@ -13,8 +13,10 @@ derived caveats. A data repository's new store starts as a RocksDB checkpoint of
 milliseconds), and its validation cache starts knowing the reference records, so the first build
 and validation read only the repository's own files and re-check only what they touch.
 """
+
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -24,15 +26,17 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pyoxigraph import RdfFormat, Store
+
+from benchkg.checks.incremental import CACHE_VERSION, state_of, write_cache
+from benchkg.graph.store import MAPPING_VERSION, build_graph, close_store, store_dir_for
+from benchkg.kernel.resources import ONTOLOGY_FILE, REFERENCE_DIR, SHAPES_DIR
 from benchkg.kernel.version import __version__
 from benchkg.records.layout import reference_names
-from benchkg.kernel.resources import REFERENCE_DIR
-from benchkg.kernel.resources import ONTOLOGY_FILE, SHAPES_DIR
-from benchkg.graph.store import MAPPING_VERSION
-from benchkg.graph.store import build_graph, close_store, store_dir_for
-from benchkg.checks.incremental import CACHE_VERSION, state_of, write_cache
 
-CONFIG = "[benchkg]\n# benchkg's reference set, built once for every data repository (benchkg reference)\nreference = true\n"
+CONFIG = (
+    "[benchkg]\n# benchkg's reference set, built once for every data repository (benchkg reference)\nreference = true\n"
+)
 
 
 def cache_root() -> Path:
@@ -65,8 +69,6 @@ def prepared(progress=None, folder: Path = REFERENCE_DIR) -> Path:
     """The data folder of the prepared reference set (an empty data repository whose store holds the
     whole reference), built now if this version and content has none yet. Two processes that need
     it at once build it once: the second waits on a lock file."""
-    import fcntl
-
 
     key = f"{__version__}-{fingerprint(folder)}"
     root = cache_root() / "reference" / key
@@ -86,8 +88,10 @@ def prepared(progress=None, folder: Path = REFERENCE_DIR) -> Path:
         quads = len(built.store)
         del built
         close_store(store_dir_for(data))
-        (root / "ready").write_text(json.dumps({"built_s": round(time.monotonic() - started, 2), "quads": quads,
-                                                "from": str(folder)}) + "\n", encoding="utf-8")
+        (root / "ready").write_text(
+            json.dumps({"built_s": round(time.monotonic() - started, 2), "quads": quads, "from": str(folder)}) + "\n",
+            encoding="utf-8",
+        )
     return data
 
 
@@ -95,8 +99,6 @@ def seed_store(store_dir: Path, persist: bool = True):
     """Start a data repository's new store from the prepared reference set: a checkpoint of it at
     ``store_dir`` (persist), or an in-memory copy (returned). The manifest snapshot comes along, so
     the first build stats the reference files instead of reading them."""
-    from pyoxigraph import RdfFormat, Store
-
 
     source_dir = store_dir_for(prepared())
     source = Store.read_only(str(source_dir))
@@ -126,8 +128,17 @@ def seed_validation(cache: Path, data_dir: Path, shape_dirs: tuple[Path, ...], b
     except (OSError, ValueError, KeyError):
         return  # no snapshot: the first validation is a full one
     digests = {graph: entry.rsplit(" ", 1)[-1] for graph, entry in entries.items()}
-    write_cache(Path(cache), {"version": CACHE_VERSION, "state": state_of(shape_dirs, base, data_dir),
-                              "digests": digests, "keys": {}, "results": {}, "findings": {}})
+    write_cache(
+        Path(cache),
+        {
+            "version": CACHE_VERSION,
+            "state": state_of(shape_dirs, base, data_dir),
+            "digests": digests,
+            "keys": {},
+            "results": {},
+            "findings": {},
+        },
+    )
 
 
 @dataclass
@@ -160,16 +171,26 @@ class ReferenceSet:
         lines += [f"  {title}: {n:,} results" for title, n in self.rounds.items()]
         lines.append(f"  system descriptions: {self.systems:,}")
         if self.epoch_as_of:
-            lines.append(f"  Epoch AI hardware data as of {self.epoch_as_of}: specifications on {self.epoch_chips} chips")
+            lines.append(
+                f"  Epoch AI hardware data as of {self.epoch_as_of}: specifications on {self.epoch_chips} chips"
+            )
         others = ", ".join(f"{n:,} {kind}" for kind, n in self.records.items() if kind not in ("benchmarks", "systems"))
-        lines += [f"  and {others}", "", f"Read from {self.folder} (read-only: a data repository names these records "
-                  "without copying them; a record of its own under one of these ids must be identical)."]
+        lines += [
+            f"  and {others}",
+            "",
+            f"Read from {self.folder} (read-only: a data repository names these records "
+            "without copying them; a record of its own under one of these ids must be identical).",
+        ]
         if self.cache_info:
-            lines.append(f"Prepared once for this version at {self.cache}: {self.cache_info.get('quads', 0):,} quads, "
-                         f"built in {self.cache_info.get('built_s', 0)} s; a data repository's new store starts from it.")
+            lines.append(
+                f"Prepared once for this version at {self.cache}: {self.cache_info.get('quads', 0):,} quads, "
+                f"built in {self.cache_info.get('built_s', 0)} s; a data repository's new store starts from it."
+            )
         else:
-            lines.append(f"Not prepared yet: the first data repository command prepares it at {self.cache} (a few "
-                         "seconds, once per benchkg version); `benchkg reference --prepare` does it now.")
+            lines.append(
+                f"Not prepared yet: the first data repository command prepares it at {self.cache} (a few "
+                "seconds, once per benchkg version); `benchkg reference --prepare` does it now."
+            )
         return "\n".join(lines)
 
 
@@ -202,8 +223,12 @@ def describe(folder: Path = REFERENCE_DIR) -> ReferenceSet:
     if epoch.is_file():
         record = json.loads(epoch.read_text(encoding="utf-8"))
         out.epoch_as_of = record.get("published") or record.get("retrieved") or ""
-        out.epoch_chips = sum(1 for kind, name in names if kind == "accelerators"
-                              and "epoch-ml-hardware" in (Path(folder) / kind / name).read_text(encoding="utf-8"))
+        out.epoch_chips = sum(
+            1
+            for kind, name in names
+            if kind == "accelerators"
+            and "epoch-ml-hardware" in (Path(folder) / kind / name).read_text(encoding="utf-8")
+        )
     root = cache_root() / "reference" / f"{__version__}-{fingerprint(folder)}"
     out.cache = str(root)
     if (root / "ready").is_file():

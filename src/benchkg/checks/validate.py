@@ -4,27 +4,39 @@ Two engines run the shapes: whole-graph SPARQL on the store (:mod:`benchkg.rules
 default) and pyshacl (the reference). Their results become findings that name the record file,
 the line and the JSON pointer of the field that broke a convention.
 """
+
 from __future__ import annotations
 
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
 
-from benchkg.checks.findings import (FIELD_NAMES, SEVERITY_ORDER, Finding, Report, locate, readable,  # noqa: F401
-                                     sort_findings, suggest_id)
-from benchkg.kernel.errors import InputError
-from benchkg.rules.shapes import SEVERITIES, SH, RawResult, load_shapes  # noqa: F401 - re-exported for callers
-from benchkg.records.layout import layout_for
-from benchkg.graph.store import content_quads
-from benchkg.kernel.vocab import DEFAULT_BASE
+from pyoxigraph import RdfFormat, serialize
+
+from benchkg.checks.findings import (  # noqa: F401
+    FIELD_NAMES,
+    SEVERITY_ORDER,
+    Finding,
+    Report,
+    locate,
+    readable,
+    sort_findings,
+    suggest_id,
+)
 from benchkg.checks.incremental import run_incremental
-from benchkg.rules.engine import run_fast
+from benchkg.graph.store import content_quads
+from benchkg.kernel.errors import InputError
 from benchkg.kernel.version import __version__
+from benchkg.kernel.vocab import DEFAULT_BASE
+from benchkg.records.layout import layout_for
+from benchkg.rules.engine import run_fast
+from benchkg.rules.shapes import SEVERITIES, SH, RawResult, load_shapes  # noqa: F401 - re-exported for callers
+
 
 def data_graph(store, base: str = DEFAULT_BASE):
     """The union of the record graphs and derived graphs as one rdflib graph (what SHACL sees)."""
-    from pyoxigraph import RdfFormat, serialize
     from rdflib import Graph
 
     graph = Graph()
@@ -33,9 +45,16 @@ def data_graph(store, base: str = DEFAULT_BASE):
     return graph
 
 
-def validate_graph(store, data_dir: Path, *, base: str = DEFAULT_BASE,
-                   shapes_dir: Path | None = None, engine: str = "fast", cache: Path | None = None,
-                   progress=None) -> Report:
+def validate_graph(
+    store,
+    data_dir: Path,
+    *,
+    base: str = DEFAULT_BASE,
+    shapes_dir: Path | None = None,
+    engine: str = "fast",
+    cache: Path | None = None,
+    progress=None,
+) -> Report:
     """Validate the store built from ``data_dir`` and return findings located in the records.
 
     ``engine="fast"`` runs every shape as whole-graph SPARQL on the store (:mod:`benchkg.rules.engine`);
@@ -46,7 +65,7 @@ def validate_graph(store, data_dir: Path, *, base: str = DEFAULT_BASE,
 
     >>> from benchkg.graph.store import build_graph
     >>> from benchkg.kernel.resources import ROOT
-    >>> built = build_graph(ROOT / "data", persist=False)
+    >>> built = build_graph(ROOT / "data")
     >>> report = validate_graph(built.store, ROOT / "data")
     >>> report.exit_code(), report.count("violation")
     (0, 0)
@@ -57,22 +76,22 @@ def validate_graph(store, data_dir: Path, *, base: str = DEFAULT_BASE,
     if engine == "pyshacl":
         raw, report_graph = run_pyshacl(store, shapes, base)
     elif cache is not None:
-
-        raw, findings, rechecked = run_incremental(store, shapes, shape_dirs, Path(cache), Path(data_dir),
-                                                   base, progress)
+        raw, findings, rechecked = run_incremental(
+            store, shapes, shape_dirs, Path(cache), Path(data_dir), base, progress
+        )
         return Report(findings, lambda: report_graph_of(raw), rechecked)
     else:
-
         raw, rechecked = run_fast(store, shapes, progress=progress), None
         report_graph = None
-    return Report(locate(raw, Path(data_dir), base),
-                  report_graph if report_graph is not None else (lambda: report_graph_of(raw)), rechecked)
+    return Report(
+        locate(raw, Path(data_dir), base),
+        report_graph if report_graph is not None else (lambda: report_graph_of(raw)),
+        rechecked,
+    )
 
 
 def run_pyshacl(store, shapes, base: str = DEFAULT_BASE):
     """pyshacl on the dataset as one rdflib graph; returns (raw results, the report graph)."""
-    from concurrent.futures import ThreadPoolExecutor
-
     from pyshacl import validate
 
     graph = data_graph(store, base)
@@ -80,8 +99,9 @@ def run_pyshacl(store, shapes, base: str = DEFAULT_BASE):
     # (and so an open on-disk store, whose lock then blocks the next command in this process).
     # In a worker thread its frames never reach ours.
     with ThreadPoolExecutor(max_workers=1) as pool:
-        _conforms, results, _text = pool.submit(validate, graph, shacl_graph=shapes, inference="none",
-                                                advanced=True, allow_warnings=True).result()
+        _conforms, results, _text = pool.submit(
+            validate, graph, shacl_graph=shapes, inference="none", advanced=True, allow_warnings=True
+        ).result()
     return raw_from_report(results, shapes), results
 
 
@@ -101,12 +121,16 @@ def raw_from_report(results, shapes) -> list[RawResult]:
             shape = shapes.value(None, sh.property, shape) or shape
             if not message or message.startswith(("Less than", "More than", "Value ")):
                 message = str(shapes.value(shape, sh.message) or message)
-        out.append(RawResult(str(results.value(result, sh.focusNode)),
-                             str(path) if isinstance(path, URIRef) else "",
-                             str(value) if value is not None else None,
-                             re.split(r"[#/]", str(shape))[-1] if isinstance(shape, URIRef) else "shape",
-                             SEVERITIES.get(str(results.value(result, sh.resultSeverity)), "violation"),
-                             message))
+        out.append(
+            RawResult(
+                str(results.value(result, sh.focusNode)),
+                str(path) if isinstance(path, URIRef) else "",
+                str(value) if value is not None else None,
+                re.split(r"[#/]", str(shape))[-1] if isinstance(shape, URIRef) else "shape",
+                SEVERITIES.get(str(results.value(result, sh.resultSeverity)), "violation"),
+                message,
+            )
+        )
     return out
 
 
@@ -145,11 +169,16 @@ def input_report(error: InputError) -> Report:
     >>> format_github(input_report(InputError([InputProblem(Path("d/x.json"), 2, "/value", "expected a number")])))
     '::error file=d/x.json,line=2,title=input-error /value::expected a number'
     """
-    return Report(sort_findings(Finding(str(p.path), p.line or 1, p.field, "violation", "input-error", p.message, "")
-                                for p in error.problems))
+    return Report(
+        sort_findings(
+            Finding(str(p.path), p.line or 1, p.field, "violation", "input-error", p.message, "")
+            for p in error.problems
+        )
+    )
 
 
 # ---------------------------------------------------------------- report formats
+
 
 def format_text(report: Report) -> str:
     lines = [str(f) for f in report.findings]
@@ -162,13 +191,17 @@ def summary_line(report: Report) -> str:
     >>> summary_line(Report([]))
     '0 violation(s), 0 warning(s), 0 info'
     """
-    return (f"{report.count('violation')} violation(s), {report.count('warning')} warning(s), "
-            f"{report.count('info')} info")
+    return (
+        f"{report.count('violation')} violation(s), {report.count('warning')} warning(s), {report.count('info')} info"
+    )
 
 
 def format_json(report: Report) -> str:
-    return json.dumps({"findings": [asdict(f) for f in report.findings],
-                       "summary": {s: report.count(s) for s in SEVERITY_ORDER}}, indent=2, ensure_ascii=False)
+    return json.dumps(
+        {"findings": [asdict(f) for f in report.findings], "summary": {s: report.count(s) for s in SEVERITY_ORDER}},
+        indent=2,
+        ensure_ascii=False,
+    )
 
 
 def format_turtle(report: Report) -> str:
@@ -194,7 +227,8 @@ def format_github(report: Report) -> str:
     return "\n".join(
         f"::{level[f.severity]} file={_gh_escape(f.file, True)},line={f.line},"
         f"title={_gh_escape(f.shape + ' ' + (f.pointer or '/'), True)}::{_gh_escape(f.message)}"
-        for f in report.findings)
+        for f in report.findings
+    )
 
 
 def format_sarif(report: Report) -> str:
@@ -205,23 +239,43 @@ def format_sarif(report: Report) -> str:
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "benchkg", "version": __version__,
-                                "informationUri": "https://w3id.org/benchkg/",
-                                "rules": [{"id": r, "name": r, "shortDescription": {"text": r}} for r in rules]}},
-            "results": [{
-                "ruleId": f.shape,
-                "ruleIndex": rules.index(f.shape),
-                "level": level[f.severity],
-                "message": {"text": f"{f.pointer or '/'}: {f.message}"},
-                "locations": [{"physicalLocation": {
-                    "artifactLocation": {"uri": Path(f.file).as_posix()},
-                    "region": {"startLine": max(f.line, 1)}}}],
-            } for f in report.findings],
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "benchkg",
+                        "version": __version__,
+                        "informationUri": "https://w3id.org/benchkg/",
+                        "rules": [{"id": r, "name": r, "shortDescription": {"text": r}} for r in rules],
+                    }
+                },
+                "results": [
+                    {
+                        "ruleId": f.shape,
+                        "ruleIndex": rules.index(f.shape),
+                        "level": level[f.severity],
+                        "message": {"text": f"{f.pointer or '/'}: {f.message}"},
+                        "locations": [
+                            {
+                                "physicalLocation": {
+                                    "artifactLocation": {"uri": Path(f.file).as_posix()},
+                                    "region": {"startLine": max(f.line, 1)},
+                                }
+                            }
+                        ],
+                    }
+                    for f in report.findings
+                ],
+            }
+        ],
     }
     return json.dumps(doc, indent=2, ensure_ascii=False)
 
 
-FORMATS = {"text": format_text, "json": format_json, "turtle": format_turtle,
-           "github": format_github, "sarif": format_sarif}
+FORMATS = {
+    "text": format_text,
+    "json": format_json,
+    "turtle": format_turtle,
+    "github": format_github,
+    "sarif": format_sarif,
+}

@@ -4,16 +4,17 @@ Every node gets an IRI (the record's IRI, or the record's IRI plus ``#<json-poin
 nested object), so the same records always give the same triples, and a finding about a node can
 be traced back to the JSON member that made it.
 """
+
 from __future__ import annotations
 
-from decimal import Decimal, ROUND_HALF_EVEN
+from decimal import ROUND_HALF_EVEN, Decimal
 
 from pyoxigraph import Literal, NamedNode, Quad
 
 from benchkg.kernel.numbers import stated_counts, stating
+from benchkg.kernel.vocab import BK, DEFAULT_BASE, PREFIXES, concept_iri, expand, record_iri, shape_iri, unit_iri
 from benchkg.records.reader import Record
 from benchkg.records.schema import BENCHMARK_FIELD_PATHS, CLASSES, SCHEMA, Field
-from benchkg.kernel.vocab import BK, DEFAULT_BASE, PREFIXES, concept_iri, expand, record_iri, shape_iri, unit_iri
 
 XSD = PREFIXES["xsd"]
 RDF_TYPE = NamedNode(PREFIXES["rdf"] + "type")
@@ -145,22 +146,31 @@ def record_quads(record: Record, base: str = DEFAULT_BASE) -> list[Quad]:
         for key, value in headline.items():
             e.value(result, value, fields[key], f"/{key}")
         count = data.get("accelerator_count")
-        if (data.get("scope") == "aggregate" and data.get("metric", "throughput") == "throughput"
-                and "value" in data and isinstance(count, int) and count > 0):
+        if (
+            data.get("scope") == "aggregate"
+            and data.get("metric", "throughput") == "throughput"
+            and "value" in data
+            and isinstance(count, int)
+            and count > 0
+        ):
             derived = e.node(DERIVED_FRAGMENT, "qudt:QuantityValue")
             e.add(derived, RDF_TYPE, e.pred("bk:DerivedValue"))
             e.add(subject, e.pred("bk:derivedValue"), derived)
             e.add(derived, e.pred("prov:wasDerivedFrom"), result)
             e.add(derived, e.pred("bk:scope"), NamedNode(concept_iri("scope", "per-accelerator")))
-            e.add(derived, e.pred("qudt:value"),
-                  Literal(decimal_text(per_accelerator(data["value"], count)), datatype=_DT["decimal"]))
+            e.add(
+                derived,
+                e.pred("qudt:value"),
+                Literal(decimal_text(per_accelerator(data["value"], count)), datatype=_DT["decimal"]),
+            )
             for key in ("metric", "unit"):
                 if key in data:
                     e.value(derived, data[key], fields[key], f"/{key}")
     for n, citation in enumerate(data.get("sources", [])):
         if "source_id" in citation:
-            e.add(subject, e.pred("prov:hadPrimarySource"),
-                  NamedNode(record_iri(base, "sources", citation["source_id"])))
+            e.add(
+                subject, e.pred("prov:hadPrimarySource"), NamedNode(record_iri(base, "sources", citation["source_id"]))
+            )
         if "quote" in citation and "value" in data:
             node = NamedNode(f"{e.iri}#sources/{n}")
             found = stating(citation["quote"], data["value"])
@@ -221,8 +231,11 @@ def pointer_of(fragment: str, predicate: str, value: str | None, record: Record)
             for i, item in enumerate(items):
                 if isinstance(item, str) and _same(value, item):
                     return f"{child}/{i}"
-                if spec.items.type == "field-name" and item in BENCHMARK_FIELD_PATHS \
-                        and expand(BENCHMARK_FIELD_PATHS[item].pred) == value:
+                if (
+                    spec.items.type == "field-name"
+                    and item in BENCHMARK_FIELD_PATHS
+                    and expand(BENCHMARK_FIELD_PATHS[item].pred) == value
+                ):
                     return f"{child}/{i}"
         return child
     return pointer

@@ -6,20 +6,24 @@ bearer token), are sent only to the URLs given (redirects are refused, :mod:`ben
 and are never printed. Every request is bounded in time (connect 10 s, silence 30 s, 120 s in all
 by default: ``--timeout``); 5xx answers and failed connections are retried with exponential backoff.
 """
+
 from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import os
 import time
 import urllib.parse
 from dataclasses import dataclass, field
 
+from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Triple, serialize
+
+from benchkg.graph.store import ONTOLOGY_GRAPH, content_graphs
 from benchkg.kernel import transport
 from benchkg.kernel.errors import StoreError
 from benchkg.kernel.rows import Results
 from benchkg.kernel.vocab import BK, DEFAULT_BASE
-from benchkg.graph.store import ONTOLOGY_GRAPH, content_graphs
 
 RETRIES = 3
 BACKOFF_S = 0.5
@@ -59,11 +63,15 @@ def safe_url(url: str) -> str:
 def _explain(url: str, code: int, reason: str, body: str = "") -> StoreError:
     where = safe_url(url)
     if code in (401, 403):
-        return StoreError(f"{where} refused access (HTTP {code}): set BENCHKG_USER and BENCHKG_PASSWORD, "
-                          f"or BENCHKG_TOKEN, to credentials it accepts")
+        return StoreError(
+            f"{where} refused access (HTTP {code}): set BENCHKG_USER and BENCHKG_PASSWORD, "
+            f"or BENCHKG_TOKEN, to credentials it accepts"
+        )
     if code == 404:
-        return StoreError(f"{where} was not found (HTTP 404): check the endpoint URL "
-                          f"(Oxigraph: /query, /update, /store; Fuseki: /<dataset>/sparql, /update, /data)")
+        return StoreError(
+            f"{where} was not found (HTTP 404): check the endpoint URL "
+            f"(Oxigraph: /query, /update, /store; Fuseki: /<dataset>/sparql, /update, /data)"
+        )
     detail = f": {body.strip()[:300]}" if body.strip() else ""
     return StoreError(f"{where} answered HTTP {code} {reason}{detail}")
 
@@ -80,12 +88,16 @@ def _retrying(url: str, call):
         try:
             return call()
         except transport.Redirected as e:
-            raise StoreError(f"{safe_url(url)} answered HTTP {e.status}, a redirect to {safe_url(e.location) or '(nowhere)'}; "
-                             "benchkg does not follow redirects (your credentials and data go only to the URL you "
-                             "give): pass the URL the store really answers at") from None
+            raise StoreError(
+                f"{safe_url(url)} answered HTTP {e.status}, a redirect to {safe_url(e.location) or '(nowhere)'}; "
+                "benchkg does not follow redirects (your credentials and data go only to the URL you "
+                "give): pass the URL the store really answers at"
+            ) from None
         except transport.TimedOut as e:
-            raise StoreError(f"{safe_url(url)} did not answer in time: {e}; is the store overloaded, or this not its "
-                             "URL? (--timeout SECONDS allows longer)") from None
+            raise StoreError(
+                f"{safe_url(url)} did not answer in time: {e}; is the store overloaded, or this not its "
+                "URL? (--timeout SECONDS allows longer)"
+            ) from None
         except (transport.ConnectFailed, transport.HTTPStatusError) as e:
             code = getattr(e, "status", None)
             if (code is None or code >= 500) and attempt < RETRIES - 1:
@@ -93,13 +105,20 @@ def _retrying(url: str, call):
                 delay *= 2
                 continue
             if code is None:
-                raise StoreError(f"cannot reach {safe_url(url)}: {e}. Is the store running, and is this its URL?") from None
+                raise StoreError(
+                    f"cannot reach {safe_url(url)}: {e}. Is the store running, and is this its URL?"
+                ) from None
             raise _explain(url, code, e.reason, e.body.decode("utf-8", "replace")) from None
     raise AssertionError("unreachable")
 
 
-def http(method: str, url: str, body: bytes | None = None, headers: dict | None = None,
-         timeouts: transport.Timeouts | None = None) -> tuple[int, bytes]:
+def http(
+    method: str,
+    url: str,
+    body: bytes | None = None,
+    headers: dict | None = None,
+    timeouts: transport.Timeouts | None = None,
+) -> tuple[int, bytes]:
     """One HTTP request with the credentials, bounded in time, sent only to ``url``, retried on
     failed connections and 5xx answers (see :func:`_retrying`)."""
     headers = {**(headers or {}), **_auth_header()}
@@ -113,6 +132,7 @@ def http(method: str, url: str, body: bytes | None = None, headers: dict | None 
 
 # ---------------------------------------------------------------- queries
 
+
 def term_from_json(binding: dict):
     """A pyoxigraph term from one SPARQL JSON results binding.
 
@@ -121,8 +141,6 @@ def term_from_json(binding: dict):
     >>> term_from_json({"type": "typed-literal", "value": "1", "datatype": "http://www.w3.org/2001/XMLSchema#boolean"}).value
     'true'
     """
-    from pyoxigraph import BlankNode, Literal, NamedNode
-
     kind = binding["type"]
     if kind == "uri":
         return NamedNode(binding["value"])
@@ -140,8 +158,6 @@ def term_from_json(binding: dict):
 def run_remote_sparql(endpoint: str, text: str, timeouts: transport.Timeouts | None = None) -> Results:
     """Run SELECT text on a SPARQL 1.1 endpoint; rows of pyoxigraph terms. SPARQLWrapper writes the
     protocol request (a POST of the query, JSON results); :mod:`benchkg.kernel.transport` sends it."""
-    import json
-
     from SPARQLWrapper import JSON, POST, SPARQLWrapper
 
     client = SPARQLWrapper(endpoint)
@@ -149,18 +165,22 @@ def run_remote_sparql(endpoint: str, text: str, timeouts: transport.Timeouts | N
     client.setMethod(POST)
     client.setQuery(text)
     request = client._createRequest()  # the request SPARQLWrapper would send, sent our way
-    _status, body = http(request.get_method(), request.full_url, request.data, dict(request.header_items()),
-                         timeouts=timeouts)
+    _status, body = http(
+        request.get_method(), request.full_url, request.data, dict(request.header_items()), timeouts=timeouts
+    )
     try:
         data = json.loads(body)
     except ValueError:
-        raise StoreError(f"{safe_url(endpoint)} did not answer SPARQL JSON results (is this a SPARQL endpoint?)") from None
+        raise StoreError(
+            f"{safe_url(endpoint)} did not answer SPARQL JSON results (is this a SPARQL endpoint?)"
+        ) from None
     names = data.get("head", {}).get("vars", [])
     rows = [{k: term_from_json(v) for k, v in b.items()} for b in data.get("results", {}).get("bindings", [])]
     return Results(names, rows)
 
 
 # ---------------------------------------------------------------- push
+
 
 @dataclass
 class PushResult:
@@ -175,8 +195,6 @@ class PushResult:
 def graph_payloads(store, base: str = DEFAULT_BASE) -> dict[str, bytes]:
     """N-Triples of every graph to publish (records, caveats, ontology), sorted so equal graphs
     give equal bytes and so equal hashes."""
-    from pyoxigraph import NamedNode, RdfFormat, serialize
-
 
     graphs = content_graphs(store, base) + [NamedNode(ONTOLOGY_GRAPH)]
     out = {}
@@ -201,21 +219,27 @@ def guess_gsp(endpoint: str) -> str:
     elif last in ("sparql", "query"):
         new = f"{head}/data"
     else:
-        raise StoreError(f"cannot tell the Graph Store endpoint of {safe_url(endpoint)}; pass --gsp URL, "
-                         f"or --update-endpoint URL for a store without the Graph Store Protocol")
+        raise StoreError(
+            f"cannot tell the Graph Store endpoint of {safe_url(endpoint)}; pass --gsp URL, "
+            f"or --update-endpoint URL for a store without the Graph Store Protocol"
+        )
     return urllib.parse.urlunsplit(parts._replace(path=new))
 
 
-def remote_manifest(endpoint: str, base: str = DEFAULT_BASE, timeouts: transport.Timeouts | None = None) -> dict[str, str]:
+def remote_manifest(
+    endpoint: str, base: str = DEFAULT_BASE, timeouts: transport.Timeouts | None = None
+) -> dict[str, str]:
     """graph IRI -> content hash, as the last push recorded it on the store."""
-    rows = run_remote_sparql(endpoint, f"""SELECT ?g ?h WHERE {{ GRAPH <{manifest_graph_iri(base)}> {{
-        ?g <{_HASH}> ?h }} }}""", timeouts).rows
+    rows = run_remote_sparql(
+        endpoint,
+        f"""SELECT ?g ?h WHERE {{ GRAPH <{manifest_graph_iri(base)}> {{
+        ?g <{_HASH}> ?h }} }}""",
+        timeouts,
+    ).rows
     return {r["g"].value: r["h"].value for r in rows}
 
 
 def _manifest_nt(entries: dict[str, str]) -> bytes:
-    from pyoxigraph import Literal, NamedNode, RdfFormat, Triple, serialize
-
     triples = [Triple(NamedNode(g), NamedNode(_HASH), Literal(h)) for g, h in sorted(entries.items())]
     return serialize(triples, format=RdfFormat.N_TRIPLES) or b""
 
@@ -254,8 +278,13 @@ class _Writer:
     incomplete until the last one, and the push manifest marks it pending, so the next push repairs
     a push cut off between them."""
 
-    def __init__(self, gsp: str | None, update: str | None, limit: int = MAX_REQUEST_BYTES,
-                 timeouts: transport.Timeouts | None = None):
+    def __init__(
+        self,
+        gsp: str | None,
+        update: str | None,
+        limit: int = MAX_REQUEST_BYTES,
+        timeouts: transport.Timeouts | None = None,
+    ):
         self.gsp, self.update, self.limit, self.timeouts = gsp, update, limit, timeouts
         self.requests = 0
 
@@ -267,8 +296,9 @@ class _Writer:
         parts = split_ntriples(ntriples, self.limit)
         if self.update:
             if len(parts) == 1:
-                self._update(f"DROP SILENT GRAPH <{graph}> ;\nINSERT DATA {{ GRAPH <{graph}> {{\n".encode()
-                             + ntriples + b"}}")
+                self._update(
+                    f"DROP SILENT GRAPH <{graph}> ;\nINSERT DATA {{ GRAPH <{graph}> {{\n".encode() + ntriples + b"}}"
+                )
                 return
             self._update(f"DROP SILENT GRAPH <{STAGING_GRAPH}>".encode())
             for part in parts:
@@ -278,7 +308,13 @@ class _Writer:
         url = f"{self.gsp}?graph={urllib.parse.quote(graph, safe='')}"
         for n, part in enumerate(parts):
             self.requests += 1
-            http("PUT" if n == 0 else "POST", url, part, {"Content-Type": "application/n-triples"}, timeouts=self.timeouts)
+            http(
+                "PUT" if n == 0 else "POST",
+                url,
+                part,
+                {"Content-Type": "application/n-triples"},
+                timeouts=self.timeouts,
+            )
 
     def drop(self, graph: str) -> None:
         if self.update:
@@ -292,9 +328,17 @@ class _Writer:
                 raise
 
 
-def push_graph(store, endpoint: str, *, gsp: str | None = None, update_endpoint: str | None = None,
-               base: str = DEFAULT_BASE, progress=None, limit: int = MAX_REQUEST_BYTES,
-               timeouts: transport.Timeouts | None = None) -> PushResult:
+def push_graph(
+    store,
+    endpoint: str,
+    *,
+    gsp: str | None = None,
+    update_endpoint: str | None = None,
+    base: str = DEFAULT_BASE,
+    progress=None,
+    limit: int = MAX_REQUEST_BYTES,
+    timeouts: transport.Timeouts | None = None,
+) -> PushResult:
     """Make the remote store hold exactly the embedded graph, sending only what changed.
 
     Each graph is replaced whole in requests of bounded size (see :class:`_Writer`). The push

@@ -11,34 +11,38 @@ rewritten or dropped. A *building* mark is written before the first change and r
 last: a build that finds it knows the one before was cut off, trusts no snapshot and no "only the
 mtime changed", sweeps graphs no entry accounts for and derives every caveat again.
 """
+
 from __future__ import annotations
 
+import fcntl
+import gc
 import hashlib
 import json
+import multiprocessing
 import os
+import shutil
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+import uuid
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pyoxigraph import Literal, NamedNode, Quad, RdfFormat, Store
+from pyoxigraph import Literal, NamedNode, Quad, RdfFormat, Store, serialize
 
-from benchkg.kernel.version import __version__
-from benchkg.kernel.errors import InputError, InputProblem, StoreError, UsageError
 from benchkg.graph.mapping import record_quads
-from benchkg.records.layout import layout_for, shape_files
-from benchkg.kernel.lifeline import die_with_parent
-from benchkg.records.reader import Record, read_record, record_entries, stat_key
-from benchkg.kernel.resources import ONTOLOGY_FILE
-from benchkg.kernel.vocab import BK, DEFAULT_BASE, sparql_prefixes
 from benchkg.kernel.atomic import write_atomic
+from benchkg.kernel.errors import InputError, InputProblem, StoreError, UsageError
+from benchkg.kernel.lifeline import die_with_parent
+from benchkg.kernel.resources import ONTOLOGY_FILE
+from benchkg.kernel.version import __version__
+from benchkg.kernel.vocab import BK, DEFAULT_BASE, expand, sparql_prefixes
+from benchkg.records.layout import layout_for, shape_files
+from benchkg.records.reader import Record, read_record, record_entries, stat_key
 from benchkg.records.schema import BENCHMARK, BENCHMARK_FIELD_PATHS
-from benchkg.kernel.vocab import expand
 from benchkg.rules.engine import run_fast
 from benchkg.rules.shapes import load_shapes
-
 
 ONTOLOGY_GRAPH = "https://w3id.org/benchkg/ontology"
 #: bump when the mapping changes, so stores built by an older mapping are rebuilt whole.
@@ -116,8 +120,10 @@ def lock_wait() -> float:
     except ValueError:
         value = -1.0
     if not 0 <= value < 1e9:
-        raise UsageError(f"BENCHKG_LOCK_WAIT={text[:40]!r} is not a number of seconds; set it to e.g. 30, or unset it "
-                         f"(the default is {LOCK_WAIT_S:g})")
+        raise UsageError(
+            f"BENCHKG_LOCK_WAIT={text[:40]!r} is not a number of seconds; set it to e.g. 30, or unset it "
+            f"(the default is {LOCK_WAIT_S:g})"
+        )
     return value
 
 
@@ -146,8 +152,10 @@ class _Turn:
         time.sleep(0.05)
 
     def give_up(self, holder: str) -> StoreError:
-        return StoreError(f"{holder} is using the store at {self.path} (waited {self.wait:g} s); let it finish and "
-                          "run the command again (BENCHKG_LOCK_WAIT=SECONDS waits longer); the store is fine")
+        return StoreError(
+            f"{holder} is using the store at {self.path} (waited {self.wait:g} s); let it finish and "
+            "run the command again (BENCHKG_LOCK_WAIT=SECONDS waits longer); the store is fine"
+        )
 
 
 def _holder(fd: int) -> str:
@@ -158,13 +166,13 @@ def _take_lock(path: Path, turn: _Turn) -> int:
     """Wait for, and take, the store's lock: one process at a time opens a store read-write (RocksDB
     allows no more); the others wait, saying so once, instead of failing. ``benchkg serve`` reads
     without it."""
-    import fcntl
-
     try:
         fd = os.open(path.parent / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
     except OSError as e:
-        raise StoreError(f"cannot take the lock {path.parent / 'lock'}: {e.strerror or e}; it must be a file benchkg "
-                         f"can write (remove whatever is there when no benchkg runs)") from None
+        raise StoreError(
+            f"cannot take the lock {path.parent / 'lock'}: {e.strerror or e}; it must be a file benchkg "
+            f"can write (remove whatever is there when no benchkg runs)"
+        ) from None
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -198,15 +206,16 @@ def _open_rocksdb(path: Path, turn: _Turn) -> Store:
             if "current process" in str(e):
                 # A store this process opened earlier may still wait in a reference cycle (pyshacl
                 # keeps frames alive); collecting closes it, so in-process callers can reopen.
-                import gc
 
                 gc.collect()
                 return Store(str(path))
             if "lock" not in str(e).lower():
                 raise
             if turn.over():
-                raise StoreError(f"cannot open the store at {path}: another program has it open ({e}); "
-                                 "let it finish and run the command again") from e
+                raise StoreError(
+                    f"cannot open the store at {path}: another program has it open ({e}); "
+                    "let it finish and run the command again"
+                ) from e
             turn.pause("another program")
 
 
@@ -259,8 +268,9 @@ def _open_on_disk(path: Path) -> Store:
         raise
     except OSError as e:
         os.close(fd)
-        raise StoreError(f"cannot open the store at {path}: {e}; it is damaged: delete {path} and run "
-                         "`benchkg build`") from e
+        raise StoreError(
+            f"cannot open the store at {path}: {e}; it is damaged: delete {path} and run `benchkg build`"
+        ) from e
     _OPEN[key] = store
     _LOCKS[key] = fd
     return store
@@ -269,8 +279,6 @@ def _open_on_disk(path: Path) -> Store:
 def close_store(path: Path) -> None:
     """Let go of the on-disk store at ``path`` (it closes once nothing else holds it), so other
     processes may open it: ``benchkg serve`` after its build."""
-    import gc
-
     with _TABLE:
         _release(str(Path(path).absolute()))
     gc.collect()
@@ -279,8 +287,6 @@ def close_store(path: Path) -> None:
 def let_go() -> None:
     """Close the stores of this process that nothing holds any more, and let go of their locks
     (``KnowledgeGraph.close``): another process may open them now."""
-    import gc
-
     gc.collect()
     with _TABLE:
         _release_unheld()
@@ -314,8 +320,9 @@ def _ontology_quads() -> list[Quad]:
     return list(store.quads_for_pattern(None, None, None, graph))
 
 
-def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAULT_BASE,
-                persist: bool = True, progress=None) -> BuildResult:
+def build_graph(
+    data_dir: Path, store: Store | None = None, *, base: str = DEFAULT_BASE, persist: bool = True, progress=None
+) -> BuildResult:
     """Bring the store up to date with ``data_dir`` and return it.
 
     :param store: an open store to update; by default the persistent store beside the data
@@ -332,7 +339,7 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
     """
     data_dir = Path(data_dir)
     if not data_dir.is_dir():  # before the store is opened: a mistyped --data must leave nothing behind
-        raise InputError([InputProblem(data_dir, None, "", "data folder not found; pass --data DIR or set BENCHKG_DATA")])
+        raise InputError.at(data_dir, None, "", "data folder not found; pass --data DIR or set BENCHKG_DATA")
     snapshot = readers_copy = None
     if store is None:
         store = open_store(store_dir_for(data_dir) if persist else None)
@@ -343,22 +350,79 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
     old_state = [q.object.value for q in store.quads_for_pattern(manifest, _STATE, None, manifest)]
     rebuild_all = old_state != [state]  # another mapping, base IRI or ontology: nothing is reusable
     interrupted = next(iter(store.quads_for_pattern(manifest, _BUILDING, None, manifest)), None) is not None
-    known, snapshot_valid = ({}, False) if rebuild_all else _read_manifest(store, manifest,
-                                                                         None if interrupted else snapshot)
+    known, snapshot_valid = (
+        ({}, False) if rebuild_all else _read_manifest(store, manifest, None if interrupted else snapshot)
+    )
     entries = dict(known)  # the manifest as this build leaves it
     result = BuildResult(store, base)
     names = record_entries(data_dir)  # the data folder's records, and the reference records it uses
     shape_dirs = layout_for(data_dir).shape_dirs
     if rebuild_all and not old_state and len(names) > PARALLEL_FROM and not len(store):
         store.add(Quad(manifest, _BUILDING, Literal("1"), manifest))
-        _cold_load(store, [(kind, Path(folder, kind, name)) for kind, name, folder in names], base, result, progress,
-                   entries)
-        return _finish(store, base, state, result, rebuild_all=True, optimize=True, snapshot=snapshot, entries=entries,
-                       shape_dirs=shape_dirs, readers_copy=readers_copy)
+        _cold_load(
+            store, [(kind, Path(folder, kind, name)) for kind, name, folder in names], base, result, progress, entries
+        )
+        return _finish(
+            store,
+            base,
+            state,
+            result,
+            rebuild_all=True,
+            optimize=True,
+            snapshot=snapshot,
+            entries=entries,
+            shape_dirs=shape_dirs,
+            readers_copy=readers_copy,
+        )
+    todo, seen = _plan(names, known, f"{base}id/", interrupted, result)
+    gone = [iri for iri in known if iri not in seen]
+    if todo or gone or interrupted or rebuild_all:  # only now that every record has read
+        _begin_changes(store, manifest, readers_copy)
+    if rebuild_all:  # a failed build leaves the store as it was
+        store.clear()
+        store.add(Quad(manifest, _BUILDING, Literal("1"), manifest))
+    bulk = not known and len(todo) > 1000
+    problems = _write_changes(
+        store,
+        todo,
+        base,
+        entries,
+        result,
+        rebuild_all=rebuild_all,
+        bulk=bulk,
+        progress=progress,
+        total=len(todo) + len(gone),
+    )
+    _drop_gone(store, gone, base, entries, result, interrupted)
+    result = _finish(
+        store,
+        base,
+        state,
+        result,
+        rebuild_all=rebuild_all,
+        optimize=bulk,
+        snapshot=snapshot,
+        entries=entries,
+        snapshot_valid=snapshot_valid,
+        shape_dirs=shape_dirs,
+        interrupted=interrupted,
+        readers_copy=readers_copy,
+    )
+    if problems:  # records that could not be mapped: the rest is built, these are as they were
+        raise InputError(problems)
+    return result
+
+
+def _plan(names, known: dict, prefix: str, interrupted: bool, result: BuildResult) -> tuple[list, set[str]]:
+    """What this build does per record: ``(record, "added" | "changed" | "touch")`` for each record
+    that is new or whose file changed (a touch when only its stat did), and the graph IRIs seen.
+    Every record is read before anything is written.
+
+    :raises InputError: with every record that cannot be read.
+    """
     todo: list[tuple[Record, str]] = []
     problems = []
     seen: set[str] = set()
-    prefix = f"{base}id/"
     for kind, name, folder in names:
         graph_iri = f"{prefix}{kind}/{name[:-5]}"
         seen.add(graph_iri)
@@ -367,9 +431,8 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
         if old is not None and stat and old.split(" ")[0] == stat:
             result.unchanged += 1
             continue
-        path = Path(folder, kind, name)
         try:
-            record = read_record(path, kind)
+            record = read_record(Path(folder, kind, name), kind)
         except InputError as e:
             problems.extend(e.problems)
             continue
@@ -379,14 +442,25 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
             todo.append((record, "changed" if old is not None else "added"))
     if problems:
         raise InputError(problems)
-    gone = [iri for iri in known if iri not in seen]
-    if todo or gone or interrupted or rebuild_all:  # only now that every record has read
-        _begin_changes(store, manifest, readers_copy)
-    if rebuild_all:  # a failed build leaves the store as it was
-        store.clear()
-        store.add(Quad(manifest, _BUILDING, Literal("1"), manifest))
-    total = len(todo) + len(gone)
-    bulk = not known and len(todo) > 1000
+    return todo, seen
+
+
+def _write_changes(
+    store: Store,
+    todo: list,
+    base: str,
+    entries: dict,
+    result: BuildResult,
+    *,
+    rebuild_all: bool,
+    bulk: bool,
+    progress,
+    total: int,
+) -> list:
+    """Write each planned record's graph with its manifest entry in one transaction (a touch only
+    renews the entry); the problems of records that could not be mapped, which stay as they were."""
+    manifest, prefix = manifest_graph(base), f"{base}id/"
+    problems: list = []
     batch: list[Quad] = []
     for n, (record, what) in enumerate(todo, 1):
         graph = NamedNode(prefix + f"{record.kind}/{record.id}")
@@ -419,23 +493,24 @@ def build_graph(data_dir: Path, store: Store | None = None, *, base: str = DEFAU
             progress(n, total)
     if batch:
         store.bulk_extend(batch)
+    return problems
+
+
+def _drop_gone(store: Store, gone: list[str], base: str, entries: dict, result: BuildResult, interrupted: bool) -> None:
+    """Remove the graphs of deleted records (graph first, then entry), and after an interrupted build
+    any record graph no entry accounts for."""
+    manifest, prefix = manifest_graph(base), f"{base}id/"
     for iri in gone:
         graph = NamedNode(iri)
         store.remove_graph(graph)  # the graph first: an entry without its graph is "gone" again next time
         for q in list(store.quads_for_pattern(graph, _STAT, None, manifest)):
             store.remove(q)
         entries.pop(iri, None)
-        result.removed.append(iri[len(prefix):])
+        result.removed.append(iri[len(prefix) :])
     if interrupted:  # a graph no entry accounts for was being written or dropped when the build stopped
         for graph in list(store.named_graphs()):
             if graph.value.startswith(prefix) and graph.value not in entries:
                 store.remove_graph(graph)
-    result = _finish(store, base, state, result, rebuild_all=rebuild_all, optimize=bulk, snapshot=snapshot,
-                     entries=entries, snapshot_valid=snapshot_valid, shape_dirs=shape_dirs, interrupted=interrupted,
-                     readers_copy=readers_copy)
-    if problems:  # records that could not be mapped: the rest is built, these are as they were
-        raise InputError(problems)
-    return result
 
 
 #: what a record that passed its checks may still raise when mapped (a value the checks let through)
@@ -443,14 +518,29 @@ _MAPPING_ERRORS = (ValueError, TypeError, OverflowError, ArithmeticError)
 
 
 def _unmappable(path: Path, error: Exception) -> InputProblem:
-    return InputProblem(path, None, "", f"cannot be turned into RDF ({error}); fix the record "
-                                         "(the store keeps what it had for this file)")
+    return InputProblem(
+        path,
+        None,
+        "",
+        f"cannot be turned into RDF ({error}); fix the record (the store keeps what it had for this file)",
+    )
 
 
-def _finish(store: Store, base: str, state: str, result: BuildResult, *, rebuild_all: bool, optimize: bool,
-            snapshot: Path | None, entries: dict[str, str], snapshot_valid: bool = False,
-            shape_dirs: tuple[Path, ...] = (), interrupted: bool = False,
-            readers_copy: Path | None = None) -> BuildResult:
+def _finish(
+    store: Store,
+    base: str,
+    state: str,
+    result: BuildResult,
+    *,
+    rebuild_all: bool,
+    optimize: bool,
+    snapshot: Path | None,
+    entries: dict[str, str],
+    snapshot_valid: bool = False,
+    shape_dirs: tuple[Path, ...] = (),
+    interrupted: bool = False,
+    readers_copy: Path | None = None,
+) -> BuildResult:
     """What every build ends with once the records are in: the ontology and build state (after a
     full rebuild), the gotcha links of what changed (all of them after an interrupted build),
     compaction after a bulk load, the manifest snapshot, and last the building mark removed."""
@@ -461,11 +551,17 @@ def _finish(store: Store, base: str, state: str, result: BuildResult, *, rebuild
     # caveats derived to the end, with today's shapes (finding caveats are the findings of some of them)
     digest = _shapes_digest(shape_dirs)
     complete = any(q.object.value == digest for q in store.quads_for_pattern(manifest, _CAVEATS_DONE, None, manifest))
-    if rebuild_all or not complete or interrupted or any(key.startswith("gotchas/")
-                                                          for key in result.added + result.changed + result.removed):
+    if (
+        rebuild_all
+        or not complete
+        or interrupted
+        or any(key.startswith("gotchas/") for key in result.added + result.changed + result.removed)
+    ):
         _derive_caveats(store, base, shape_dirs=shape_dirs)
     elif result.touched:  # only claims (or entities they name) changed: re-derive just those claims
-        claims = [prefix + key for key in result.added + result.changed + result.removed if key.startswith("benchmarks/")]
+        claims = [
+            prefix + key for key in result.added + result.changed + result.removed if key.startswith("benchmarks/")
+        ]
         _derive_caveats(store, base, claims, shape_dirs=shape_dirs)
     if optimize:
         store.optimize()  # after a bulk load; at 100k claims: leaderboard 0.63 -> 0.27 s, for 6.8 s
@@ -507,8 +603,6 @@ def _begin_changes(store: Store, manifest: NamedNode, readers_copy: Path | None)
 
 def _remove_tree(path: Path) -> None:
     """Remove a folder benchkg made (a reader that has it open keeps reading its files)."""
-    import shutil
-
     if path.is_dir() and not path.is_symlink():
         trash = path.with_name(f"{path.name}.{os.getpid()}.gone")
         try:
@@ -561,36 +655,36 @@ def _write_manifest(store: Store, manifest: NamedNode, snapshot: Path | None, en
     """A new generation in the store, then the snapshot of the manifest that goes with it."""
     if snapshot is None:
         return
-    import uuid
-
 
     generation = uuid.uuid4().hex
     for q in list(store.quads_for_pattern(manifest, _GENERATION, None, manifest)):
         store.remove(q)
     store.add(Quad(manifest, _GENERATION, Literal(generation), manifest))
-    write_atomic(snapshot, json.dumps({"generation": generation, "entries": entries},
-                                      separators=(",", ":")).encode("utf-8"))
+    write_atomic(
+        snapshot, json.dumps({"generation": generation, "entries": entries}, separators=(",", ":")).encode("utf-8")
+    )
 
 
 def _cold_load(store: Store, files, base: str, result: BuildResult, progress, entries: dict[str, str]) -> None:
     """Fill an empty store from many files: worker processes read, check and map the records to
     N-Quads text while this one bulk-loads it (Oxigraph parses it in Rust). On any input error
     the store is emptied again, as it was, and every problem is reported."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    chunks = [files[i:i + CHUNK] for i in range(0, len(files), CHUNK)]
+    chunks = [files[i : i + CHUNK] for i in range(0, len(files), CHUNK)]
     problems, done = [], 0
     workers = max(1, min(4, os.cpu_count() or 1))
     # spawn, not fork: the open store runs threads of its own
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=die_with_parent, initargs=(os.getpid(),)) as pool:  # a killed build leaves no worker
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    ) as pool:  # a killed build leaves no worker
         for data, written, found in pool.map(_map_chunk, [(base, chunk) for chunk in chunks]):
             problems += found
             if not problems:
                 store.bulk_load(input=data, format=RdfFormat.N_QUADS)
             entries.update(written)
-            result.added += [iri[len(base) + 3:] for iri in written]
+            result.added += [iri[len(base) + 3 :] for iri in written]
             done += len(written)
             if progress:
                 progress(done, len(files))
@@ -602,8 +696,6 @@ def _cold_load(store: Store, files, base: str, result: BuildResult, progress, en
 def _map_chunk(job) -> tuple[bytes, dict[str, str], list]:
     """Worker: (base, [(kind, path)…]) -> (N-Quads of the records and their manifest entries,
     the entries by graph IRI, input problems)."""
-    from pyoxigraph import serialize
-
     base, chunk = job
     quads, entries, problems = [], {}, []
     manifest = manifest_graph(base)
@@ -644,8 +736,9 @@ def _field_paths_by_predicate() -> dict[str, str]:
     return {pred: "|".join(f"({p})" for p in alts) for pred, alts in paths.items()}
 
 
-def _derive_caveats(store: Store, base: str, claims: list[str] | None = None, *,
-                    shape_dirs: tuple[Path, ...] = ()) -> None:
+def _derive_caveats(
+    store: Store, base: str, claims: list[str] | None = None, *, shape_dirs: tuple[Path, ...] = ()
+) -> None:
     """Recompute which gotchas apply to which single claims (DESIGN §5.4): those a claim links
     (``gotcha_ids``); *claim caveats*, whose ``applies_to`` facets all match it (one join query per
     gotcha keeps it linear in the number of claims); and *finding caveats*, which apply to exactly
@@ -663,40 +756,30 @@ def _derive_caveats(store: Store, base: str, claims: list[str] | None = None, *,
     done = Quad(manifest, _CAVEATS_DONE, Literal(_shapes_digest(shape_dirs)), manifest)
     prefixes = sparql_prefixes()
     only = "VALUES ?claim { " + " ".join(f"<{c}>" for c in claims) + " } " if claims is not None else ""
-    quads = [Quad(t.subject, t.predicate, t.object, graph) for t in store.query(
-        prefixes + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { " + only + "?claim a bk:Benchmark ; bk:gotcha ?g }",
-        use_default_graph_as_union=True)]
+    quads = [
+        Quad(t.subject, t.predicate, t.object, graph)
+        for t in store.query(
+            prefixes + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { " + only + "?claim a bk:Benchmark ; bk:gotcha ?g }",
+            use_default_graph_as_union=True,
+        )
+    ]
     finding_gotchas, finding_quads = _finding_caveats(store, graph, NamedNode(BK + "caveat"), shape_dirs)
     if claims is not None and finding_gotchas:
         # a finding gotcha's links are all redone (below), so its linked and matched ones are derived
         # for every claim, not only the changed ones
         changed = set(claims)
-        quads += [Quad(t.subject, t.predicate, t.object, graph) for t in store.query(
-            prefixes + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { VALUES ?g { "
-            + " ".join(f"<{g.value}>" for g in finding_gotchas) + " } ?claim a bk:Benchmark ; bk:gotcha ?g }",
-            use_default_graph_as_union=True) if t.subject.value not in changed]
-    facets: dict[str, dict[str, list[str]]] = {}
-    for row in store.query(prefixes + """SELECT ?g ?facet ?v WHERE { ?g a bk:Gotcha ; bk:appliesTo ?a .
-            ?a ?facet ?v . FILTER (?facet IN (bk:appliesToSuite, bk:appliesToScenario, bk:appliesToMetric,
-            bk:appliesToField, bk:appliesToMeasuredBy)) }""", use_default_graph_as_union=True):
-        facets.setdefault(row["g"].value, {}).setdefault(row["facet"].value.rsplit("#", 1)[1], []).append(row["v"].value)
-    field_paths = _field_paths_by_predicate()
-    jobs = []
-    redone = {g.value for g in finding_gotchas}
-    for gotcha, given in sorted(facets.items()):
-        where = [("" if gotcha in redone else only) + "?claim a bk:Benchmark ."]
-        for facet, pattern in (("appliesToSuite", "?claim bk:suite ?{v} ."),
-                               ("appliesToScenario", "?claim bk:scenario ?{v} ."),
-                               ("appliesToMetric", "?claim bk:result/bk:metric ?{v} ."),
-                               ("appliesToMeasuredBy", "?claim bk:measuredBy ?{v} .")):
-            if facet in given:
-                var = facet.lower()
-                where.append(f"VALUES ?{var} {{ {' '.join(f'<{v}>' for v in given[facet])} }} "
-                             + pattern.format(v=var))
-        if "appliesToField" in given:
-            alternatives = [field_paths.get(p, f"<{p}>") for p in given["appliesToField"]]
-            where.append("FILTER EXISTS { " + " UNION ".join(f"{{ ?claim {a} ?any }}" for a in alternatives) + " }")
-        jobs.append((NamedNode(gotcha), prefixes + "SELECT DISTINCT ?claim WHERE { " + " ".join(where) + " }"))
+        quads += [
+            Quad(t.subject, t.predicate, t.object, graph)
+            for t in store.query(
+                prefixes
+                + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { VALUES ?g { "
+                + " ".join(f"<{g.value}>" for g in finding_gotchas)
+                + " } ?claim a bk:Benchmark ; bk:gotcha ?g }",
+                use_default_graph_as_union=True,
+            )
+            if t.subject.value not in changed
+        ]
+    jobs = _claim_caveat_queries(store, prefixes, only, {g.value for g in finding_gotchas})
     caveat = NamedNode(BK + "caveat")
 
     def run(job):
@@ -721,6 +804,41 @@ def _derive_caveats(store: Store, base: str, claims: list[str] | None = None, *,
     store.add(done)
 
 
+def _claim_caveat_queries(store: Store, prefixes: str, only: str, redone: set[str]) -> list[tuple[NamedNode, str]]:
+    """One ``(gotcha, SELECT ?claim …)`` per claim caveat: the claims all its ``applies_to`` facets
+    match. ``only`` (a VALUES clause) limits them to changed claims, except for the gotchas in
+    ``redone`` (finding gotchas, whose links are all rederived)."""
+    facets: dict[str, dict[str, list[str]]] = {}
+    for row in store.query(
+        prefixes
+        + """SELECT ?g ?facet ?v WHERE { ?g a bk:Gotcha ; bk:appliesTo ?a .
+            ?a ?facet ?v . FILTER (?facet IN (bk:appliesToSuite, bk:appliesToScenario, bk:appliesToMetric,
+            bk:appliesToField, bk:appliesToMeasuredBy)) }""",
+        use_default_graph_as_union=True,
+    ):
+        facets.setdefault(row["g"].value, {}).setdefault(row["facet"].value.rsplit("#", 1)[1], []).append(
+            row["v"].value
+        )
+    field_paths = _field_paths_by_predicate()
+    jobs = []
+    for gotcha, given in sorted(facets.items()):
+        where = [("" if gotcha in redone else only) + "?claim a bk:Benchmark ."]
+        for facet, pattern in (
+            ("appliesToSuite", "?claim bk:suite ?{v} ."),
+            ("appliesToScenario", "?claim bk:scenario ?{v} ."),
+            ("appliesToMetric", "?claim bk:result/bk:metric ?{v} ."),
+            ("appliesToMeasuredBy", "?claim bk:measuredBy ?{v} ."),
+        ):
+            if facet in given:
+                var = facet.lower()
+                where.append(f"VALUES ?{var} {{ {' '.join(f'<{v}>' for v in given[facet])} }} " + pattern.format(v=var))
+        if "appliesToField" in given:
+            alternatives = [field_paths.get(p, f"<{p}>") for p in given["appliesToField"]]
+            where.append("FILTER EXISTS { " + " UNION ".join(f"{{ ?claim {a} ?any }}" for a in alternatives) + " }")
+        jobs.append((NamedNode(gotcha), prefixes + "SELECT DISTINCT ?claim WHERE { " + " ".join(where) + " }"))
+    return jobs
+
+
 def _shapes_digest(shape_dirs: tuple[Path, ...] = ()) -> str:
     """A digest of the shapes the finding caveats were derived with: new shapes, new derivation."""
     h = hashlib.sha256()
@@ -729,20 +847,26 @@ def _shapes_digest(shape_dirs: tuple[Path, ...] = ()) -> str:
     return h.hexdigest()
 
 
-def _finding_caveats(store: Store, graph: NamedNode, caveat: NamedNode,
-                     shape_dirs: tuple[Path, ...] = ()) -> tuple[list[NamedNode], list[Quad]]:
+def _finding_caveats(
+    store: Store, graph: NamedNode, caveat: NamedNode, shape_dirs: tuple[Path, ...] = ()
+) -> tuple[list[NamedNode], list[Quad]]:
     """The finding caveats: (the gotchas that name finding shapes, a link from each claim one of
     those shapes flags to the gotcha). Only the named shapes run, over the whole graph."""
     by_shape: dict[str, list[NamedNode]] = {}
-    for row in store.query(sparql_prefixes() + "SELECT ?g ?shape WHERE { ?g a bk:Gotcha ; bk:findingShape ?shape }",
-                           use_default_graph_as_union=True):
+    for row in store.query(
+        sparql_prefixes() + "SELECT ?g ?shape WHERE { ?g a bk:Gotcha ; bk:findingShape ?shape }",
+        use_default_graph_as_union=True,
+    ):
         by_shape.setdefault(row["shape"].value.rsplit("#", 1)[1], []).append(row["g"])
     if not by_shape:
         return [], []
 
-    quads = {Quad(NamedNode(r.focus), caveat, gotcha, graph)
-             for r in run_fast(store, load_shapes(shape_dirs), only=set(by_shape)) for gotcha in by_shape[r.shape]
-             if r.focus.startswith("http")}
+    quads = {
+        Quad(NamedNode(r.focus), caveat, gotcha, graph)
+        for r in run_fast(store, load_shapes(shape_dirs), only=set(by_shape))
+        for gotcha in by_shape[r.shape]
+        if r.focus.startswith("http")
+    }
     return sorted({g for gs in by_shape.values() for g in gs}, key=str), sorted(quads, key=str)
 
 
@@ -751,8 +875,9 @@ def content_graphs(store: Store, base: str = DEFAULT_BASE) -> list[NamedNode]:
     manifest and not the ontology (published on its own).
     """
     skip = {manifest_graph(base).value, ONTOLOGY_GRAPH}
-    return sorted((g for g in store.named_graphs() if isinstance(g, NamedNode) and g.value not in skip),
-                  key=lambda g: g.value)
+    return sorted(
+        (g for g in store.named_graphs() if isinstance(g, NamedNode) and g.value not in skip), key=lambda g: g.value
+    )
 
 
 def content_quads(store: Store, base: str = DEFAULT_BASE):

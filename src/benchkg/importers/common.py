@@ -1,18 +1,19 @@
 """What the importers share: reviewed name tables, ids, and writing records byte for byte the same."""
+
 from __future__ import annotations
 
 import functools
 import json
 import re
-from decimal import Decimal
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 
-from benchkg.kernel.errors import InputError, InputProblem
 from benchkg.kernel.atomic import write_atomic
-from benchkg.records.schema import ID_PATTERN
-from benchkg.records.layout import layout_for
+from benchkg.kernel.errors import InputError
 from benchkg.records.layout import in_reference as reference_has
+from benchkg.records.layout import layout_for
+from benchkg.records.schema import ID_PATTERN
 
 TABLES = Path(__file__).resolve().parent
 
@@ -45,6 +46,7 @@ def record_text(record: dict) -> str:
         if isinstance(value, list):
             return [mark(v) for v in value]
         return value
+
     text = json.dumps(mark(record), indent=2, ensure_ascii=False) + "\n"
     return re.sub(r'"@@benchkg-decimal-(\d+)@@"', lambda m: exact[int(m.group(1))], text)
 
@@ -60,9 +62,13 @@ def record_path(out_dir: Path, kind: str, record_id) -> Path:
     benchkg.kernel.errors.InputError: out/suites: /id: 'mlperf-inference-v../../x' is not a record id (^[a-z0-9][a-z0-9.-]*$); the input holds a value benchkg cannot name a file after, so nothing was written for it
     """
     if not isinstance(record_id, str) or not ID_PATTERN.match(record_id):
-        raise InputError([InputProblem(Path(out_dir) / kind, None, "/id",
-                                       f"{record_id!r} is not a record id ({ID_PATTERN.pattern}); the input holds a "
-                                       "value benchkg cannot name a file after, so nothing was written for it")])
+        raise InputError.at(
+            Path(out_dir) / kind,
+            None,
+            "/id",
+            f"{record_id!r} is not a record id ({ID_PATTERN.pattern}); the input holds a "
+            "value benchkg cannot name a file after, so nothing was written for it",
+        )
     return Path(out_dir) / kind / f"{record_id}.json"
 
 
@@ -113,10 +119,10 @@ def alias_index(table: dict[str, dict]) -> dict[str, str]:
 class ImportReport:
     """What an import did and what it could not resolve."""
 
-    written: dict[str, int] = field(default_factory=dict)   # kind -> files written
+    written: dict[str, int] = field(default_factory=dict)  # kind -> files written
     unchanged: int = 0
     imported: dict[str, int] = field(default_factory=dict)  # e.g. round -> benchmarks
-    skipped: dict[str, int] = field(default_factory=dict)   # reason -> rows
+    skipped: dict[str, int] = field(default_factory=dict)  # reason -> rows
     unresolved: dict[str, int] = field(default_factory=dict)  # text -> times seen
     referenced: dict[str, int] = field(default_factory=dict)  # kind -> records the reference set has already
 
@@ -137,12 +143,16 @@ class ImportReport:
             self.unchanged += 1
 
     def text(self) -> str:
-        lines = [f"imported: {', '.join(f'{k} {v:,}' for k, v in self.imported.items()) or 'nothing'}",
-                 f"files written: {', '.join(f'{k} {v:,}' for k, v in sorted(self.written.items())) or 'none'}; "
-                 f"unchanged: {self.unchanged:,}"]
+        lines = [
+            f"imported: {', '.join(f'{k} {v:,}' for k, v in self.imported.items()) or 'nothing'}",
+            f"files written: {', '.join(f'{k} {v:,}' for k, v in sorted(self.written.items())) or 'none'}; "
+            f"unchanged: {self.unchanged:,}",
+        ]
         if self.referenced:
-            lines.append("already in benchkg's reference set, used from there (not copied): "
-                         + ", ".join(f"{k} {v:,}" for k, v in sorted(self.referenced.items())))
+            lines.append(
+                "already in benchkg's reference set, used from there (not copied): "
+                + ", ".join(f"{k} {v:,}" for k, v in sorted(self.referenced.items()))
+            )
         for reason, n in sorted(self.skipped.items()):
             lines.append(f"skipped {n:,} rows: {reason}")
         if self.unresolved:

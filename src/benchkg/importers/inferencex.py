@@ -19,34 +19,82 @@ What the numbers are, and where they are divided:
 
 The export is GPL-licensed data of its publisher: import your own copy; benchkg ships none of it.
 """
+
 from __future__ import annotations
 
 import json
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from benchkg.kernel.errors import InputError, InputProblem
 from benchkg.importers.common import ImportReport, read_record_json, slug, write_record
+from benchkg.kernel.errors import InputError, InputProblem
 
 #: InferenceX's hardware keys, models, frameworks and precisions → benchkg's records
-HARDWARE = {"b200": "nvidia-b200-sxm-180gb", "b300": "nvidia-b300-sxm-270gb", "gb200": "nvidia-gb200",
-            "gb300": "nvidia-gb300", "h100": "nvidia-h100-sxm", "h200": "nvidia-h200-sxm-141gb",
-            "mi300x": "amd-instinct-mi300x", "mi325x": "amd-instinct-mi325x", "mi355x": "amd-instinct-mi355x"}
+HARDWARE = {
+    "b200": "nvidia-b200-sxm-180gb",
+    "b300": "nvidia-b300-sxm-270gb",
+    "gb200": "nvidia-gb200",
+    "gb300": "nvidia-gb300",
+    "h100": "nvidia-h100-sxm",
+    "h200": "nvidia-h200-sxm-141gb",
+    "mi300x": "amd-instinct-mi300x",
+    "mi325x": "amd-instinct-mi325x",
+    "mi355x": "amd-instinct-mi355x",
+}
 MODELS = {"dsr1": "deepseek-r1", "gptoss": "gpt-oss-120b", "gpt-oss-120b": "gpt-oss-120b", "llama70b": "llama2-70b"}
-ENGINES = {"trt": "tensorrt-llm", "dynamo-trt": "tensorrt-llm", "sglang": "sglang", "dynamo-sglang": "sglang",
-           "mori-sglang": "sglang", "vllm": "vllm"}
+ENGINES = {
+    "trt": "tensorrt-llm",
+    "dynamo-trt": "tensorrt-llm",
+    "sglang": "sglang",
+    "dynamo-sglang": "sglang",
+    "mori-sglang": "sglang",
+    "vllm": "vllm",
+}
 FORMATS = {"fp4": "fp4", "fp8": "fp8", "bf16": "bf16", "fp16": "fp16"}
 #: the fields that make a configuration (a claim); its rows differ by concurrency (and date)
-CONFIGURATION = ("hardware", "framework", "model", "precision", "spec_method", "disagg", "is_multinode",
-                 "prefill_tp", "prefill_ep", "prefill_dp_attention", "prefill_num_workers", "decode_tp", "decode_ep",
-                 "decode_dp_attention", "decode_num_workers", "num_prefill_gpu", "num_decode_gpu", "isl", "osl")
-REQUIRED = ("hardware", "framework", "model", "precision", "isl", "osl", "conc", "num_prefill_gpu", "num_decode_gpu",
-            "metrics")
+CONFIGURATION = (
+    "hardware",
+    "framework",
+    "model",
+    "precision",
+    "spec_method",
+    "disagg",
+    "is_multinode",
+    "prefill_tp",
+    "prefill_ep",
+    "prefill_dp_attention",
+    "prefill_num_workers",
+    "decode_tp",
+    "decode_ep",
+    "decode_dp_attention",
+    "decode_num_workers",
+    "num_prefill_gpu",
+    "num_decode_gpu",
+    "isl",
+    "osl",
+)
+REQUIRED = (
+    "hardware",
+    "framework",
+    "model",
+    "precision",
+    "isl",
+    "osl",
+    "conc",
+    "num_prefill_gpu",
+    "num_decode_gpu",
+    "metrics",
+)
 METRICS = ("tput_per_gpu", "median_intvty")  # required; output_tput_per_gpu and median_ttft when given
-SUITE = {"id": "inferencex", "name": "InferenceX", "family": "inferencex", "version": "nightly",
-         "publisher_id": "semianalysis",
-         "notes": "SemiAnalysis InferenceX: nightly serving sweeps of open-weight models across chips and frameworks; "
-                  "each configuration's rows form a throughput-interactivity curve."}
+SUITE = {
+    "id": "inferencex",
+    "name": "InferenceX",
+    "family": "inferencex",
+    "version": "nightly",
+    "publisher_id": "semianalysis",
+    "notes": "SemiAnalysis InferenceX: nightly serving sweeps of open-weight models across chips and frameworks; "
+    "each configuration's rows form a throughput-interactivity curve.",
+}
 PUBLISHER = {"id": "semianalysis", "name": "SemiAnalysis", "url": "https://semianalysis.com/"}
 MAX_BYTES = 200_000_000
 
@@ -59,7 +107,7 @@ def check_rows(path: Path, rows) -> None:
     benchkg.kernel.errors.InputError: x.json: /0: missing framework, model, precision, isl, osl, conc, num_prefill_gpu, num_decode_gpu, metrics; is this an InferenceX benchmarks export?
     """
     if not isinstance(rows, list):
-        raise InputError([InputProblem(path, 1, "", "not a list of benchmark rows; is this an InferenceX benchmarks export?")])
+        raise InputError.at(path, 1, "", "not a list of benchmark rows; is this an InferenceX benchmarks export?")
     problems = []
     for n, row in enumerate(rows):
         if not isinstance(row, dict):
@@ -67,8 +115,11 @@ def check_rows(path: Path, rows) -> None:
             continue
         missing = [k for k in REQUIRED if row.get(k) in (None, "")]
         if missing:
-            problems.append(InputProblem(path, None, f"/{n}", f"missing {', '.join(missing)}; is this an InferenceX "
-                                                               "benchmarks export?"))
+            problems.append(
+                InputProblem(
+                    path, None, f"/{n}", f"missing {', '.join(missing)}; is this an InferenceX benchmarks export?"
+                )
+            )
             continue
         for key in ("hardware", "framework", "model", "precision"):
             if not isinstance(row[key], str):
@@ -85,8 +136,9 @@ def check_rows(path: Path, rows) -> None:
             if value is None and key not in METRICS:
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < 0:
-                problems.append(InputProblem(path, None, f"/{n}/metrics/{key}", f"{str(value)[:40]!r} is not a "
-                                             "non-negative number"))
+                problems.append(
+                    InputProblem(path, None, f"/{n}/metrics/{key}", f"{str(value)[:40]!r} is not a non-negative number")
+                )
         if len(problems) >= 20:
             break
     if problems:
@@ -121,14 +173,25 @@ def claim_id(row: dict) -> str:
     ...           "num_prefill_gpu": 8})
     'inferencex-dsr1-b200-trt-fp4-1k1k-g8-tp8-ep1'
     """
+
     def k(n: int) -> str:
         return f"{n // 1024}k" if n % 1024 == 0 else str(n)
-    parts = ["inferencex", row["model"], row["hardware"], row["framework"], row["precision"], f"{k(row['isl'])}{k(row['osl'])}"]
+
+    parts = [
+        "inferencex",
+        row["model"],
+        row["hardware"],
+        row["framework"],
+        row["precision"],
+        f"{k(row['isl'])}{k(row['osl'])}",
+    ]
     if row.get("spec_method") not in (None, "", "none"):
         parts.append(str(row["spec_method"]))
     if row.get("disagg"):
-        parts += [f"p{row['num_prefill_gpu']}x{row.get('prefill_num_workers', 0)}-tp{row.get('prefill_tp')}-ep{row.get('prefill_ep')}",
-                  f"d{row['num_decode_gpu']}x{row.get('decode_num_workers', 0)}-tp{row.get('decode_tp')}-ep{row.get('decode_ep')}"]
+        parts += [
+            f"p{row['num_prefill_gpu']}x{row.get('prefill_num_workers', 0)}-tp{row.get('prefill_tp')}-ep{row.get('prefill_ep')}",
+            f"d{row['num_decode_gpu']}x{row.get('decode_num_workers', 0)}-tp{row.get('decode_tp')}-ep{row.get('decode_ep')}",
+        ]
     else:
         parts += [f"g{_gpus(row)[0]}", f"tp{row.get('decode_tp')}", f"ep{row.get('decode_ep')}"]
     if row.get("decode_dp_attention") or row.get("prefill_dp_attention"):
@@ -145,8 +208,12 @@ def _points(rows: list[dict]) -> list[dict]:
         point = {"concurrency": row["conc"]}
         if m.get("output_tput_per_gpu") is not None:  # two rows of the 2026-06 snapshot give none
             point["system_tps"] = _json_number(_number(m["output_tput_per_gpu"]) * decode)
-        point.update({"total_tps": _json_number(_number(m["tput_per_gpu"]) * gpus),
-                      "tps_per_user": _json_number(_number(m["median_intvty"]))})
+        point.update(
+            {
+                "total_tps": _json_number(_number(m["tput_per_gpu"]) * gpus),
+                "tps_per_user": _json_number(_number(m["median_intvty"])),
+            }
+        )
         if m.get("median_ttft") is not None:
             point["ttft_ms"] = _json_number(_number(m["median_ttft"]) * 1000)
             point["ttft_percentile"] = 50
@@ -159,40 +226,73 @@ def _claim(cid: str, rows: list[dict], source_id: str) -> dict:
     gpus, decode = _gpus(row)
     best = max(rows, key=lambda r: _number(r["metrics"]["tput_per_gpu"]))
     value = _number(best["metrics"]["tput_per_gpu"])
-    layout = (f"disaggregated: {row['num_prefill_gpu']} prefill + {row['num_decode_gpu']} decode GPUs"
-              if row.get("disagg") else f"{gpus} GPUs, TP{row.get('decode_tp')} EP{row.get('decode_ep')}")
+    layout = (
+        f"disaggregated: {row['num_prefill_gpu']} prefill + {row['num_decode_gpu']} decode GPUs"
+        if row.get("disagg")
+        else f"{gpus} GPUs, TP{row.get('decode_tp')} EP{row.get('decode_ep')}"
+    )
     spec = row.get("spec_method") if row.get("spec_method") not in (None, "", "none") else None
     record: dict = {
         "id": cid,
         "title": f"InferenceX: {row['model']} {row['isl']}/{row['osl']} on {row['hardware'].upper()} ({row['framework']}, "
-                 f"{row['precision']}{', ' + spec if spec else ''}; {layout}), {row.get('date') or 'undated'}",
-        "suite_id": "inferencex", "scenario": "endpoints", "model_id": MODELS[row["model"]],
+        f"{row['precision']}{', ' + spec if spec else ''}; {layout}), {row.get('date') or 'undated'}",
+        "suite_id": "inferencex",
+        "scenario": "endpoints",
+        "model_id": MODELS[row["model"]],
         "format_id": FORMATS[row["precision"]],
     }
     if row["framework"] in ENGINES:
         record["engine_id"] = ENGINES[row["framework"]]
-    record.update({"framework": row["framework"], "speculative_decoding": row.get("spec_method") or "none",
-                   "input_length": row["isl"], "output_length": row["osl"],
-                   "accelerator_ids": [HARDWARE[row["hardware"]]], "accelerator_count": gpus})
+    record.update(
+        {
+            "framework": row["framework"],
+            "speculative_decoding": row.get("spec_method") or "none",
+            "input_length": row["isl"],
+            "output_length": row["osl"],
+            "accelerator_ids": [HARDWARE[row["hardware"]]],
+            "accelerator_count": gpus,
+        }
+    )
     if row.get("is_multinode") is False:
         record["node_count"] = 1
     if isinstance(row.get("decode_tp"), int) and isinstance(row.get("decode_ep"), int):
         record["parallelism"] = {"tensor": row["decode_tp"], "expert": row["decode_ep"]}
     record["disaggregated"] = bool(row.get("disagg"))
-    record.update({"metric": "throughput", "value": _json_number(value), "unit": "tokens/s", "scope": "per-accelerator",
-                   "points": _points(rows), "measured_by": "third-party", "submitter_id": "semianalysis"})
+    record.update(
+        {
+            "metric": "throughput",
+            "value": _json_number(value),
+            "unit": "tokens/s",
+            "scope": "per-accelerator",
+            "points": _points(rows),
+            "measured_by": "third-party",
+            "submitter_id": "semianalysis",
+        }
+    )
     if row.get("date"):
         record["updated"] = row["date"]
-    record["sources"] = [{"source_id": source_id,
-                          "quote": f"{best.get('run_url') or row['hardware']}: conc {best['conc']}, tput_per_gpu "
-                                   f"{best['metrics']['tput_per_gpu']}, median_intvty {best['metrics']['median_intvty']}"}]
+    record["sources"] = [
+        {
+            "source_id": source_id,
+            "quote": f"{best.get('run_url') or row['hardware']}: conc {best['conc']}, tput_per_gpu "
+            f"{best['metrics']['tput_per_gpu']}, median_intvty {best['metrics']['median_intvty']}",
+        }
+    ]
     record["omitted_by_source"] = ["fabric_exercised"] + ([] if "node_count" in record else ["node_count"])
-    record["notes"] = ("InferenceX's tput_per_gpu counts input and output tokens over all the run's GPUs; the headline "
-                       "is the highest, at concurrency %d. Each point's system_tps is output tokens/s of the whole "
-                       "system (output_tput_per_gpu × %d decode GPUs); benchkg's per-GPU figures divide by all %d GPUs"
-                       "%s." % (best["conc"], decode, gpus,
-                                " (prefill + decode), where InferenceX's output_tput_per_gpu divides by the decode GPUs only"
-                                if row.get("disagg") else ""))
+    record["notes"] = (
+        "InferenceX's tput_per_gpu counts input and output tokens over all the run's GPUs; the headline "
+        "is the highest, at concurrency %d. Each point's system_tps is output tokens/s of the whole "
+        "system (output_tput_per_gpu × %d decode GPUs); benchkg's per-GPU figures divide by all %d GPUs"
+        "%s."
+        % (
+            best["conc"],
+            decode,
+            gpus,
+            " (prefill + decode), where InferenceX's output_tput_per_gpu divides by the decode GPUs only"
+            if row.get("disagg")
+            else "",
+        )
+    )
     return record
 
 
@@ -204,14 +304,18 @@ def import_inferencex(path: Path, out_dir: Path, report: ImportReport | None = N
     path, out_dir = Path(path), Path(out_dir)
     report = report or ImportReport()
     if not path.is_file():
-        raise InputError([InputProblem(path, None, "", "not a regular file; pass an InferenceX benchmarks JSON export")])
+        raise InputError.at(path, None, "", "not a regular file; pass an InferenceX benchmarks JSON export")
     if path.stat().st_size > MAX_BYTES:
-        raise InputError([InputProblem(path, None, "", f"{path.stat().st_size / 1e6:,.0f} MB is not an InferenceX "
-                                       f"export (under {MAX_BYTES // 10**6} MB)")])
+        raise InputError.at(
+            path,
+            None,
+            "",
+            f"{path.stat().st_size / 1e6:,.0f} MB is not an InferenceX export (under {MAX_BYTES // 10**6} MB)",
+        )
     try:
         rows = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as e:
-        raise InputError([InputProblem(path, None, "", f"not JSON: {e}")]) from None
+        raise InputError.at(path, None, "", f"not JSON: {e}") from None
     check_rows(path, rows)
     source_id = slug(f"inferencex-export-{path.stem}")
     configurations: dict[tuple, list[dict]] = {}
@@ -243,11 +347,22 @@ def import_inferencex(path: Path, out_dir: Path, report: ImportReport | None = N
             report.wrote("organizations", write_record(out_dir, "organizations", PUBLISHER))
         if read_record_json(out_dir, "suites", "inferencex") is None:
             report.wrote("suites", write_record(out_dir, "suites", SUITE))
-        report.wrote("sources", write_record(out_dir, "sources", {
-            "id": source_id, "name": f"InferenceX benchmarks export {path.name}", "kind": "dataset",
-            "publisher_id": "semianalysis", "url": "https://inferencex.semianalysis.com/",
-            "notes": "A user's own export of InferenceX benchmark rows (the dashboard API's format); GPL-licensed "
-                     "data of its publisher, imported here, never shipped by benchkg."}))
+        report.wrote(
+            "sources",
+            write_record(
+                out_dir,
+                "sources",
+                {
+                    "id": source_id,
+                    "name": f"InferenceX benchmarks export {path.name}",
+                    "kind": "dataset",
+                    "publisher_id": "semianalysis",
+                    "url": "https://inferencex.semianalysis.com/",
+                    "notes": "A user's own export of InferenceX benchmark rows (the dashboard API's format); GPL-licensed "
+                    "data of its publisher, imported here, never shipped by benchkg.",
+                },
+            ),
+        )
     for cid, group in sorted(claims.items()):
         report.wrote("benchmarks", write_record(out_dir, "benchmarks", _claim(cid, group, source_id)))
     report.imported["inferencex configurations"] = len(claims)

@@ -5,30 +5,71 @@ description, plus the accelerators, organisations, suite, models, formats, engin
 the source they need. Names are resolved only
 through the reviewed tables beside this file; what they do not know is reported, never guessed.
 """
+
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
+from benchkg.importers.common import (
+    TABLES,
+    ImportReport,
+    accelerator_table,
+    alias_index,
+    read_record_json,
+    slug,
+    write_record,
+)
 from benchkg.kernel.errors import InputError, InputProblem
 from benchkg.records.schema import DESCRIPTION_FIELDS
-from benchkg.importers.common import (TABLES, ImportReport, accelerator_table, alias_index, read_record_json, slug,
-                     write_record)
 
-SCENARIOS = {"Offline": "offline", "Server": "server", "Interactive": "interactive",
-             "SingleStream": "single-stream", "MultiStream": "multi-stream"}
-UNITS = {"Tokens/s": ("throughput", "tokens/s", "aggregate"), "Samples/s": ("throughput", "samples/s", "aggregate"),
-         "Queries/s": ("throughput", "queries/s", "aggregate"), "Latency (ms)": ("latency", "ms", "per-query"),
-         "Latency (s)": ("latency", "s", "per-query")}
-FORMATS = {"fp4": "fp4", "mxfp4": "mxfp4", "fp8": "fp8", "float8": "fp8", "fp16": "fp16", "bf16": "bf16",
-           "bfloat16": "bf16", "fp32": "fp32", "int8": "int8", "int4": "int4", "uint4": "int4"}
-FORMAT_NAMES = {"fp4": ("FP4", 4), "mxfp4": ("MXFP4", 4), "fp8": ("FP8", 8), "fp16": ("FP16", 16), "bf16": ("BF16", 16),
-                "fp32": ("FP32", 32), "int8": ("INT8", 8), "int4": ("INT4", 4)}
-ENGINES = [("tensorrt-llm", "TensorRT-LLM", r"tensorrt[- ]llm|trt[- ]llm"), ("vllm", "vLLM", r"\bvllm\b"),
-           ("sglang", "SGLang", r"\bsglang\b"), ("openvino", "OpenVINO", r"openvino"),
-           ("onnxruntime", "ONNX Runtime", r"onnx\s*runtime")]
+SCENARIOS = {
+    "Offline": "offline",
+    "Server": "server",
+    "Interactive": "interactive",
+    "SingleStream": "single-stream",
+    "MultiStream": "multi-stream",
+}
+UNITS = {
+    "Tokens/s": ("throughput", "tokens/s", "aggregate"),
+    "Samples/s": ("throughput", "samples/s", "aggregate"),
+    "Queries/s": ("throughput", "queries/s", "aggregate"),
+    "Latency (ms)": ("latency", "ms", "per-query"),
+    "Latency (s)": ("latency", "s", "per-query"),
+}
+FORMATS = {
+    "fp4": "fp4",
+    "mxfp4": "mxfp4",
+    "fp8": "fp8",
+    "float8": "fp8",
+    "fp16": "fp16",
+    "bf16": "bf16",
+    "bfloat16": "bf16",
+    "fp32": "fp32",
+    "int8": "int8",
+    "int4": "int4",
+    "uint4": "int4",
+}
+FORMAT_NAMES = {
+    "fp4": ("FP4", 4),
+    "mxfp4": ("MXFP4", 4),
+    "fp8": ("FP8", 8),
+    "fp16": ("FP16", 16),
+    "bf16": ("BF16", 16),
+    "fp32": ("FP32", 32),
+    "int8": ("INT8", 8),
+    "int4": ("INT4", 4),
+}
+ENGINES = [
+    ("tensorrt-llm", "TensorRT-LLM", r"tensorrt[- ]llm|trt[- ]llm"),
+    ("vllm", "vLLM", r"\bvllm\b"),
+    ("sglang", "SGLang", r"\bsglang\b"),
+    ("openvino", "OpenVINO", r"openvino"),
+    ("onnxruntime", "ONNX Runtime", r"onnx\s*runtime"),
+]
 SOURCES = {
     "4.1": ("https://github.com/mlcommons/inference_results_v4.1", "https://www.apache.org/licenses/LICENSE-2.0"),
     "5.1": ("https://github.com/mlcommons/inference_results_v5.1", None),
@@ -141,11 +182,17 @@ def compute_device(row: dict, system: dict | None) -> tuple[list[tuple[str, int 
     nodes = int(row.get("Nodes") or 1)
     accelerator = (row.get("Accelerator") or "").strip()
     total, per_node = row.get("Total Accelerators"), row.get("a#")
-    count = _count(total) if total not in (None, "") else (int(nodes * float(per_node)) if per_node not in (None, "") else None)
+    count = (
+        _count(total)
+        if total not in (None, "")
+        else (int(nodes * float(per_node)) if per_node not in (None, "") else None)
+    )
     notes = []
     if accelerator and count is None and system and _count(system.get("accelerators_per_node")) == 0:
-        notes.append(f"The Accelerator field names {accelerator!r} with no count, and the system description "
-                     f"says 0 accelerators per node: counted on the processor, whose integrated GPU ran it.")
+        notes.append(
+            f"The Accelerator field names {accelerator!r} with no count, and the system description "
+            f"says 0 accelerators per node: counted on the processor, whose integrated GPU ran it."
+        )
         accelerator = ""
     if accelerator:
         return split_accelerators(accelerator), count, notes
@@ -155,8 +202,18 @@ def compute_device(row: dict, system: dict | None) -> tuple[list[tuple[str, int 
 
 
 #: the columns of summary_results.json every row needs, and those that name folders of systems/
-REQUIRED = ("ID", "Category", "Submitter", "Platform", "Model", "Scenario", "Suite", "Availability",
-            "Performance_Result", "Performance_Units")
+REQUIRED = (
+    "ID",
+    "Category",
+    "Submitter",
+    "Platform",
+    "Model",
+    "Scenario",
+    "Suite",
+    "Availability",
+    "Performance_Result",
+    "Performance_Units",
+)
 PATH_PARTS = ("Category", "Submitter", "Platform")
 
 
@@ -169,7 +226,7 @@ def check_rows(summary: Path, rows) -> None:
     benchkg.kernel.errors.InputError: s.json: /0: missing Category, Submitter, Platform, Model, Scenario, Suite, Availability, Performance_Result, Performance_Units; is this MLPerf's summary_results.json?
     """
     if not isinstance(rows, list):
-        raise InputError([InputProblem(summary, 1, "", "not a list of results; is this MLPerf's summary_results.json?")])
+        raise InputError.at(summary, 1, "", "not a list of results; is this MLPerf's summary_results.json?")
     problems = []
     for n, row in enumerate(rows):
         if not isinstance(row, dict):
@@ -177,20 +234,32 @@ def check_rows(summary: Path, rows) -> None:
             continue
         missing = [k for k in REQUIRED if row.get(k) in (None, "")]
         if missing:
-            problems.append(InputProblem(summary, None, f"/{n}", f"missing {', '.join(missing)}; is this MLPerf's "
-                                                                  "summary_results.json?"))
+            problems.append(
+                InputProblem(
+                    summary, None, f"/{n}", f"missing {', '.join(missing)}; is this MLPerf's summary_results.json?"
+                )
+            )
             continue
         for key in REQUIRED:
             number = key == "Performance_Result"
-            if number and (isinstance(row[key], bool) or not isinstance(row[key], (int, float, str))
-                           or not re.fullmatch(r"-?\d+(\.\d+)?([eE][-+]?\d+)?", str(row[key]).strip())):
+            if number and (
+                isinstance(row[key], bool)
+                or not isinstance(row[key], (int, float, str))
+                or not re.fullmatch(r"-?\d+(\.\d+)?([eE][-+]?\d+)?", str(row[key]).strip())
+            ):
                 problems.append(InputProblem(summary, None, f"/{n}/{key}", f"{str(row[key])[:40]!r} is not a number"))
             elif not number and not isinstance(row[key], str):
                 problems.append(InputProblem(summary, None, f"/{n}/{key}", "expected text"))
         for key in PATH_PARTS:
             if isinstance(row[key], str) and ("/" in row[key] or "\\" in row[key] or row[key] in (".", "..")):
-                problems.append(InputProblem(summary, None, f"/{n}/{key}", f"{row[key][:40]!r} names no folder of "
-                                                                          "systems/ (a path is not a name)"))
+                problems.append(
+                    InputProblem(
+                        summary,
+                        None,
+                        f"/{n}/{key}",
+                        f"{row[key][:40]!r} names no folder of systems/ (a path is not a name)",
+                    )
+                )
         if len(problems) >= 20:
             break
     if problems:
@@ -207,10 +276,61 @@ def _system_description(path: Path) -> dict | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError, OSError) as e:
-        raise InputError([InputProblem(path, None, "", f"not a system description (JSON): {e}")]) from None
+        raise InputError.at(path, None, "", f"not a system description (JSON): {e}") from None
     if not isinstance(data, dict):
-        raise InputError([InputProblem(path, 1, "", "a system description is a JSON object")])
+        raise InputError.at(path, 1, "", "a system description is a JSON object")
     return data
+
+
+@dataclass
+class _Round:
+    """What one round's import keeps as it goes: its ids, the reviewed tables, what the claims used."""
+
+    version: str
+    table: dict = field(default_factory=accelerator_table)
+    aliases: dict = field(init=False)
+    fabric_rules: tuple = field(default_factory=interconnect_rules)
+    used: dict = field(
+        default_factory=lambda: {
+            k: set() for k in ("accelerators", "organizations", "models", "formats", "engines", "interconnects")
+        }
+    )
+    systems: dict = field(default_factory=dict)
+    descriptions: dict = field(default_factory=dict)
+    seen_ids: set = field(default_factory=set)
+
+    def __post_init__(self):
+        self.aliases = alias_index(self.table)
+
+    suite_id = property(lambda self: f"mlperf-inference-v{self.version}")
+    source_id = property(lambda self: f"mlperf-inference-v{self.version}-results")
+    repo_url = property(lambda self: SOURCES.get(self.version, (None, None))[0])
+
+    def unique_id(self, record_id: str) -> str:
+        """``record_id``, or with -2, -3 … when a result id repeats in the round."""
+        suffix, candidate = 2, record_id
+        while candidate in self.seen_ids:
+            candidate, suffix = f"{record_id}-{suffix}", suffix + 1
+        self.seen_ids.add(candidate)
+        return candidate
+
+
+def _read_round(round_dir: Path) -> tuple[list[dict], str]:
+    """The checked rows of a round's ``summary_results.json`` and its version (``4.1``)."""
+    summary = round_dir / "summary_results.json"
+    if not summary.is_file():
+        raise InputError.at(round_dir, None, "", "no summary_results.json: pass the folder of one MLPerf round")
+    try:
+        rows = json.loads(summary.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise InputError.at(summary, None, "", f"not JSON: {e}") from None
+    check_rows(summary, rows)
+    version = str(rows[0].get("version", "")).lstrip("v") if rows else ""
+    if rows and not re.fullmatch(r"\d{1,3}(\.\d{1,3}){0,2}", version):  # it names files: 4.1, never ../..
+        raise InputError.at(
+            summary, None, "/0/version", f"{rows[0].get('version')!r} is not an MLPerf round number like v4.1"
+        )
+    return rows, version
 
 
 def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = None, progress=None) -> ImportReport:
@@ -220,156 +340,202 @@ def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = 
     :raises InputError: if the folder is not an MLPerf results round.
     """
     round_dir, out_dir = Path(round_dir), Path(out_dir)
-    summary = round_dir / "summary_results.json"
-    if not summary.is_file():
-        raise InputError([InputProblem(round_dir, None, "", "no summary_results.json: pass the folder of one MLPerf round")])
-    try:
-        rows = json.loads(summary.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as e:
-        raise InputError([InputProblem(summary, None, "", f"not JSON: {e}")]) from None
-    check_rows(summary, rows)
+    rows, version = _read_round(round_dir)
     report = report or ImportReport()
-    table = accelerator_table()
-    aliases = alias_index(table)
-    fabrics, rules, none = interconnect_rules()
-    version = str(rows[0].get("version", "")).lstrip("v") if rows else ""
-    if rows and not re.fullmatch(r"\d{1,3}(\.\d{1,3}){0,2}", version):  # it names files: 4.1, never ../..
-        raise InputError([InputProblem(summary, None, "/0/version",
-                                       f"{rows[0].get('version')!r} is not an MLPerf round number like v4.1")])
-    suite_id = f"mlperf-inference-v{version}"
-    source_id = f"mlperf-inference-v{version}-results"
-    repo_url = SOURCES.get(version, (None, None))[0]
-    used: dict[str, set] = {k: set() for k in ("accelerators", "organizations", "models", "formats", "engines", "interconnects")}
-    systems: dict[str, dict] = {}
-    descriptions: dict[Path, dict | None] = {}
-    seen_ids: set[str] = set()
+    state = _Round(version)
     count = cpu_only = 0
     for n, row in enumerate(rows, 1):
         if progress:
             progress(n, len(rows))
-        system_path = round_dir / "systems" / row["Category"] / row["Submitter"] / "systems" / f"{row['Platform']}.json"
-        if system_path not in descriptions:
-            descriptions[system_path] = _system_description(system_path)
-        system = descriptions[system_path]
-        parts, accelerator_count, notes = compute_device(row, system)
-        acc_ids = [aliases.get(name.lower()) for name, _ in parts]
-        if None in acc_ids:
-            for (name, _), acc in zip(parts, acc_ids):
-                if acc is None:
-                    report.unknown(f"accelerator: {name}")
-            report.skip("accelerator or processor not in the reviewed table")
+        rec = _claim(state, round_dir, row, report)
+        if rec is None:
             continue
-        unit = UNITS.get(row.get("Performance_Units"))
-        if unit is None or row.get("Performance_Result") in (None, ""):
-            report.skip("no headline result or unknown unit")
-            continue
-        if not accelerator_count:
-            report.skip("accelerator count not stated (a# empty, no Total Accelerators, none in the system description): "
-                        "an aggregate needs its count")
-            continue
-        model, tier, scenario_override = model_and_accuracy(row["Model"])
-        scenario = scenario_override or SCENARIOS.get(row["Scenario"])
-        metric, unit_name, scope = unit
-        nodes = int(row.get("Nodes") or 1)
-        fabric: list[str] = []
-        if system:
-            for key in ("accelerator_interconnect", "accelerator_host_interconnect", "host_networking"):
-                fabric += fabric_ids(system.get(key, ""), rules, none, report)
-        fabric = list(dict.fromkeys(fabric))
-        submitter = slug(row["Submitter"])
-        record_id = slug(f"mlperf-{row['ID'].lstrip('v')}-{row['Model']}-{row['Scenario']}")
-        if record_id in seen_ids:
-            suffix = 2
-            while f"{record_id}-{suffix}" in seen_ids:
-                suffix += 1
-            record_id = f"{record_id}-{suffix}"
-        seen_ids.add(record_id)
-        value = _number(row["Performance_Result"])
-        system_type = row["Suite"].split(",") if "," in row["Suite"] else row["Suite"]
-        mix = [{"accelerator_id": acc, "count": c} for acc, (_, c) in zip(acc_ids, parts) if c] \
-            if len(parts) > 1 or parts[0][1] is not None else None
-        sid = system_id(version, row)
-        _add_system(systems, sid, row, system, suite_id, source_id, repo_url, system_type, acc_ids, accelerator_count,
-                    mix, nodes, fabric)
-        rec: dict = {
-            "id": record_id,
-            "title": f"{_system_name(row, system)}: {row['Model']} {row['Scenario']}, MLPerf Inference v{version} {row['Category']}",
-            "suite_id": suite_id, "division": row["Category"], "system_type": system_type,
-            "availability": row["Availability"], "scenario": scenario, "model_id": model,
-        }
-        if tier:
-            rec["accuracy_target"] = tier
-        fmt = FORMATS.get(str(row.get("weight_data_types", "")).strip().lower())
-        if fmt:
-            rec["format_id"] = fmt
-            used["formats"].add(fmt)
-        engines = [e for e in ENGINES if re.search(e[2], row.get("Software") or "", re.I)]
-        if len(engines) == 1:  # one engine named: that ran it; several or none: not guessed
-            rec["engine_id"] = engines[0][0]
-            used["engines"].add(engines[0])
-        tps = re.search(r"TOKENS_PER_SAMPLE:\s*([\d.]+)", row.get("Accuracy") or "")
-        if tps:
-            rec["tokens_per_sample"] = _number(tps.group(1))
-        rec["system_id"] = sid
-        rec["system_name"] = _system_name(row, system)
-        rec["accelerator_ids"] = list(dict.fromkeys(acc_ids))
-        rec["accelerator_count"] = accelerator_count
-        if mix:
-            rec["accelerator_mix"] = mix
-        rec["node_count"] = nodes
-        if fabric:
-            rec["interconnect_ids"] = fabric
-        rec.update({"metric": metric, "value": value, "unit": unit_name, "scope": scope})
-        rec["power"] = {"measured": bool(row.get("has_power"))}
-        rec["measured_by"] = "mlcommons"
-        rec["submitter_id"] = submitter
-        rec["sources"] = [{"source_id": source_id,
-                           "quote": f"{row['ID']} {row['Platform']} {row['Model']} {row['Scenario']}: "
-                                    f"Performance_Result {row['Performance_Result']} {row['Performance_Units']}"}]
-        rec["mlperf_result_id"] = row["ID"]
-        rec["inferred"] = bool(row.get("inferred"))
-        omitted = ["parallelism", "fabric_exercised"] + (["power.watts"] if row.get("has_power") else [])
-        rec["omitted_by_source"] = omitted
-        # two counts that disagree (the Accelerator field's x87, Total Accelerators' 88) stay data: the mix
-        # keeps the one, accelerator_count the other, and the shape mix-states-another-count says so
-        if "Virtualized" in row["Accelerator"]:
-            notes.append("Virtualized accelerators.")
-        cap = re.search(r"\(Power Cap ([^)]*)\)", row["Accelerator"])
-        if cap:
-            rec["clock_state"] = f"power cap {cap.group(1)}"
-        if system and system.get("system_name", "").strip() and system["system_name"].strip() != (row.get("System") or "").strip() \
-                and not (row.get("System") or "").strip().startswith("("):
-            notes.append(f"The system description now names it {system['system_name'].strip()!r}.")
-        if notes:
-            rec["notes"] = " ".join(notes)
         report.wrote("benchmarks", write_record(out_dir, "benchmarks", rec))
-        used["accelerators"].update(acc_ids)
-        used["organizations"].add((submitter, row["Submitter"]))
-        used["models"].add(model)
-        used["interconnects"].update(fabric)
         count += 1
-        cpu_only += table[acc_ids[0]]["kind"] == "cpu"
+        cpu_only += state.table[rec["accelerator_ids"][0]]["kind"] == "cpu"
     report.imported[f"v{version}"] = count
     if cpu_only:
         report.imported[f"v{version} CPU-only"] = cpu_only
-    _write_support(out_dir, report, version, suite_id, source_id, used, table, fabrics)
-    for rec in systems.values():
+    _write_support(
+        out_dir, report, version, state.suite_id, state.source_id, state.used, state.table, state.fabric_rules[0]
+    )
+    for rec in state.systems.values():
         report.wrote("systems", write_record(out_dir, "systems", rec))
     return report
 
 
-def _add_system(systems: dict, sid: str, row: dict, system: dict | None, suite_id: str, source_id: str,
-                repo_url: str | None, system_type, acc_ids: list[str], count: int, mix, nodes: int,
-                fabric: list[str]) -> None:
+def _claim(state: _Round, round_dir: Path, row: dict, report: ImportReport) -> dict | None:
+    """The claim record of one result row (and its system added to ``state``), or None when it is
+    skipped (an unknown accelerator, no headline result, no count), with the reason in ``report``."""
+    system_path = round_dir / "systems" / row["Category"] / row["Submitter"] / "systems" / f"{row['Platform']}.json"
+    if system_path not in state.descriptions:
+        state.descriptions[system_path] = _system_description(system_path)
+    system = state.descriptions[system_path]
+    parts, accelerator_count, notes = compute_device(row, system)
+    acc_ids = [state.aliases.get(name.lower()) for name, _ in parts]
+    if None in acc_ids:
+        for (name, _), acc in zip(parts, acc_ids):
+            if acc is None:
+                report.unknown(f"accelerator: {name}")
+        report.skip("accelerator or processor not in the reviewed table")
+        return None
+    unit = UNITS.get(row.get("Performance_Units"))
+    if unit is None or row.get("Performance_Result") in (None, ""):
+        report.skip("no headline result or unknown unit")
+        return None
+    if not accelerator_count:
+        report.skip(
+            "accelerator count not stated (a# empty, no Total Accelerators, none in the system description): "
+            "an aggregate needs its count"
+        )
+        return None
+    fabric: list[str] = []
+    if system:
+        for key in ("accelerator_interconnect", "accelerator_host_interconnect", "host_networking"):
+            fabric += fabric_ids(system.get(key, ""), *state.fabric_rules[1:], report)
+    fabric = list(dict.fromkeys(fabric))
+    system_type = row["Suite"].split(",") if "," in row["Suite"] else row["Suite"]
+    mix = (
+        [{"accelerator_id": acc, "count": c} for acc, (_, c) in zip(acc_ids, parts) if c]
+        if len(parts) > 1 or parts[0][1] is not None
+        else None
+    )
+    sid, nodes = system_id(state.version, row), int(row.get("Nodes") or 1)
+    _add_system(
+        state.systems,
+        sid,
+        row,
+        system,
+        state.suite_id,
+        state.source_id,
+        state.repo_url,
+        system_type,
+        acc_ids,
+        accelerator_count,
+        mix,
+        nodes,
+        fabric,
+    )
+    rec = _claim_fields(state, row, system, unit, system_type)
+    rec.update(
+        {
+            "system_id": sid,
+            "system_name": _system_name(row, system),
+            "accelerator_ids": list(dict.fromkeys(acc_ids)),
+            "accelerator_count": accelerator_count,
+        }
+    )
+    if mix:
+        rec["accelerator_mix"] = mix
+    rec["node_count"] = nodes
+    if fabric:
+        rec["interconnect_ids"] = fabric
+    _claim_provenance(state, row, system, rec, notes)
+    state.used["accelerators"].update(acc_ids)
+    state.used["organizations"].add((rec["submitter_id"], row["Submitter"]))
+    state.used["models"].add(rec["model_id"])
+    state.used["interconnects"].update(fabric)
+    return rec
+
+
+def _claim_fields(state: _Round, row: dict, system: dict | None, unit: tuple, system_type) -> dict:
+    """A claim's id, title, run (suite, division, scenario, model, tier, format, engine)."""
+    model, tier, scenario_override = model_and_accuracy(row["Model"])
+    rec: dict = {
+        "id": state.unique_id(slug(f"mlperf-{row['ID'].lstrip('v')}-{row['Model']}-{row['Scenario']}")),
+        "title": f"{_system_name(row, system)}: {row['Model']} {row['Scenario']}, "
+        f"MLPerf Inference v{state.version} {row['Category']}",
+        "suite_id": state.suite_id,
+        "division": row["Category"],
+        "system_type": system_type,
+        "availability": row["Availability"],
+        "scenario": scenario_override or SCENARIOS.get(row["Scenario"]),
+        "model_id": model,
+    }
+    if tier:
+        rec["accuracy_target"] = tier
+    fmt = FORMATS.get(str(row.get("weight_data_types", "")).strip().lower())
+    if fmt:
+        rec["format_id"] = fmt
+        state.used["formats"].add(fmt)
+    engines = [e for e in ENGINES if re.search(e[2], row.get("Software") or "", re.I)]
+    if len(engines) == 1:  # one engine named: that ran it; several or none: not guessed
+        rec["engine_id"] = engines[0][0]
+        state.used["engines"].add(engines[0])
+    tps = re.search(r"TOKENS_PER_SAMPLE:\s*([\d.]+)", row.get("Accuracy") or "")
+    if tps:
+        rec["tokens_per_sample"] = _number(tps.group(1))
+    return rec
+
+
+def _claim_provenance(state: _Round, row: dict, system: dict | None, rec: dict, notes: list[str]) -> None:
+    """The result (metric, value, unit, scope), who measured and submitted it, its source, the
+    fields the source leaves out, and notes, added to ``rec``."""
+    metric, unit_name, scope = UNITS[row["Performance_Units"]]
+    rec.update({"metric": metric, "value": _number(row["Performance_Result"]), "unit": unit_name, "scope": scope})
+    rec["power"] = {"measured": bool(row.get("has_power"))}
+    rec["measured_by"] = "mlcommons"
+    rec["submitter_id"] = slug(row["Submitter"])
+    rec["sources"] = [
+        {
+            "source_id": state.source_id,
+            "quote": f"{row['ID']} {row['Platform']} {row['Model']} {row['Scenario']}: "
+            f"Performance_Result {row['Performance_Result']} {row['Performance_Units']}",
+        }
+    ]
+    rec["mlperf_result_id"] = row["ID"]
+    rec["inferred"] = bool(row.get("inferred"))
+    rec["omitted_by_source"] = ["parallelism", "fabric_exercised"] + (["power.watts"] if row.get("has_power") else [])
+    # two counts that disagree (the Accelerator field's x87, Total Accelerators' 88) stay data: the mix
+    # keeps the one, accelerator_count the other, and the shape mix-states-another-count says so
+    if "Virtualized" in row["Accelerator"]:
+        notes.append("Virtualized accelerators.")
+    cap = re.search(r"\(Power Cap ([^)]*)\)", row["Accelerator"])
+    if cap:
+        rec["clock_state"] = f"power cap {cap.group(1)}"
+    listed = (row.get("System") or "").strip()
+    if (
+        system
+        and system.get("system_name", "").strip()
+        and system["system_name"].strip() != listed
+        and not listed.startswith("(")
+    ):
+        notes.append(f"The system description now names it {system['system_name'].strip()!r}.")
+    if notes:
+        rec["notes"] = " ".join(notes)
+
+
+def _add_system(
+    systems: dict,
+    sid: str,
+    row: dict,
+    system: dict | None,
+    suite_id: str,
+    source_id: str,
+    repo_url: str | None,
+    system_type,
+    acc_ids: list[str],
+    count: int,
+    mix,
+    nodes: int,
+    fabric: list[str],
+) -> None:
     """Record the system a result ran on (once per system; its count is the largest any result used)."""
     if sid in systems:
         systems[sid]["accelerator_count"] = max(systems[sid]["accelerator_count"], count)
         return
     processors = _count(row.get("host_processors_per_node")) or _count(row.get("p#"))
-    rec: dict = {"id": sid, "name": _system_name(row, system), "submitter_id": slug(row["Submitter"]),
-                 "suite_id": suite_id, "division": row["Category"], "system_type": system_type,
-                 "availability": row["Availability"], "accelerator_ids": list(dict.fromkeys(acc_ids)),
-                 "accelerator_count": count}
+    rec: dict = {
+        "id": sid,
+        "name": _system_name(row, system),
+        "submitter_id": slug(row["Submitter"]),
+        "suite_id": suite_id,
+        "division": row["Category"],
+        "system_type": system_type,
+        "availability": row["Availability"],
+        "accelerator_ids": list(dict.fromkeys(acc_ids)),
+        "accelerator_count": count,
+    }
     if mix:
         rec["accelerator_mix"] = mix
     rec["node_count"] = nodes
@@ -396,12 +562,24 @@ def _write_support(out_dir, report, version, suite_id, source_id, used, table, f
     w = lambda kind, rec: report.wrote(kind, write_record(out_dir, kind, rec))  # noqa: E731
     if read_record_json(out_dir, "organizations", "mlcommons") is None:
         w("organizations", {"id": "mlcommons", "name": "MLCommons", "url": "https://mlcommons.org/"})
-    w("suites", {"id": suite_id, "name": f"MLPerf Inference v{version}", "family": "mlperf-inference",
-                 "version": version, "publisher_id": "mlcommons"})
+    w(
+        "suites",
+        {
+            "id": suite_id,
+            "name": f"MLPerf Inference v{version}",
+            "family": "mlperf-inference",
+            "version": version,
+            "publisher_id": "mlcommons",
+        },
+    )
     url, licence = SOURCES.get(version, (None, None))
-    source = {"id": source_id, "name": f"MLPerf Inference v{version} results and system descriptions",
-              "title": f"mlcommons/inference_results_v{version}: summary_results.json and systems/",
-              "kind": "results", "publisher_id": "mlcommons"}
+    source = {
+        "id": source_id,
+        "name": f"MLPerf Inference v{version} results and system descriptions",
+        "title": f"mlcommons/inference_results_v{version}: summary_results.json and systems/",
+        "kind": "results",
+        "publisher_id": "mlcommons",
+    }
     if url:
         source["url"] = url
     if licence:
@@ -433,8 +611,12 @@ def _write_support(out_dir, report, version, suite_id, source_id, used, table, f
         vendor = slug(spec["vendor"])
         if read_record_json(out_dir, "organizations", vendor) is None:
             w("organizations", {"id": vendor, "name": spec["vendor"]})
-        rec = read_record_json(out_dir, "accelerators", acc) or {"id": acc, "name": spec["name"], "vendor_id": vendor,
-                                                                   "kind": spec["kind"]}
+        rec = read_record_json(out_dir, "accelerators", acc) or {
+            "id": acc,
+            "name": spec["name"],
+            "vendor_id": vendor,
+            "kind": spec["kind"],
+        }
         if "memory_gb" in spec and "memory_gb" not in rec:
             rec["memory_gb"] = spec["memory_gb"]
         if "variant_of" in spec and "variant_of_id" not in rec:

@@ -1,9 +1,11 @@
 """Files written whole or not at all: a temporary file beside the target, renamed into place; a
 temporary left by a killed run is removed by the next write."""
+
 from __future__ import annotations
 
 import errno
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -56,14 +58,12 @@ def remove_stale_temporaries(folder: Path, prefix: str) -> None:
     >>> remove_stale_temporaries(d, ".x.nq."); sorted(p.name for p in d.iterdir()) == [f".x.nq.{os.getpid()}-b.tmp"]
     True
     """
-    import shutil
-
     try:
         names = [n for n in os.listdir(folder) if n.startswith(prefix)]
     except OSError:
         return
     for name in names:
-        pid = name[len(prefix):].split("-", 1)[0]
+        pid = name[len(prefix) :].split("-", 1)[0]
         if not pid.isdigit() or _alive(int(pid)):
             continue
         target = Path(folder, name)

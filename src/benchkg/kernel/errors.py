@@ -4,6 +4,7 @@ Exit codes (DESIGN §5): 0 fine, 1 the data breaks a convention, 2 the input cou
 or the command was misused. Every error here maps to 2; convention breaks are findings, not
 exceptions.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -40,6 +41,15 @@ class InputError(BenchkgError):
     def __init__(self, problems: list[InputProblem]):
         self.problems = problems
         super().__init__("\n".join(str(p) for p in problems))
+
+    @classmethod
+    def at(cls, path, line: int | None, pointer: str, message: str) -> InputError:
+        """The error of one problem: in ``path`` at ``line`` (or None), field ``pointer`` (a JSON pointer).
+
+        >>> str(InputError.at("data/models/m.json", 3, "/name", "expected a string"))
+        'data/models/m.json:3: /name: expected a string'
+        """
+        return cls([InputProblem(path, line, pointer, message)])
 
 
 class UsageError(BenchkgError):

@@ -5,6 +5,7 @@ the fork server asks to be killed with ``serve``. Its query workers ask the same
 The fork server is started from ``serve``'s main thread (the parent-death signal follows the
 thread that started a process, and request threads end).
 """
+
 from benchkg.kernel.lifeline import die_with_parent
 
 die_with_parent()

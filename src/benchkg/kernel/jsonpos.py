@@ -3,6 +3,7 @@
 ``json.loads`` is fast but forgets positions; benchkg only needs a line when it reports a
 problem, so this scanner runs on demand, on one file, after the fast parse has succeeded.
 """
+
 from __future__ import annotations
 
 import json

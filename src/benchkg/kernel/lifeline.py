@@ -5,6 +5,7 @@ if the parent is killed (``kill -9``, a CI job cancelled) nothing else would sto
 worker on a cartesian product would run for hours. On Linux a worker asks the kernel for SIGKILL
 when its parent dies (``prctl(PR_SET_PDEATHSIG)``); elsewhere it has no such promise.
 """
+
 from __future__ import annotations
 
 import ctypes

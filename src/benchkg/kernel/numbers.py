@@ -5,6 +5,7 @@ A written number states an interval, not a point: "53.4k" is 53,400 to the neare
 states anything in [53,350, 53,450]; "~50,000" is 50,000 to the nearest ten thousand (an approximate
 number's precision is its last non-zero digit); "910,621" is 910,621 to the nearest one.
 """
+
 from __future__ import annotations
 
 import re
@@ -12,17 +13,29 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 _SEPARATOR = "[,\u00a0\u202f\u2009 ]"  # comma, no-break space, narrow no-break space, thin space, space
-_MULTIPLIERS = {"k": 10**3, "thousand": 10**3, "m": 10**6, "mn": 10**6, "million": 10**6, "b": 10**9, "bn": 10**9,
-                "billion": 10**9}
+_MULTIPLIERS = {
+    "k": 10**3,
+    "thousand": 10**3,
+    "m": 10**6,
+    "mn": 10**6,
+    "million": 10**6,
+    "b": 10**9,
+    "bn": 10**9,
+    "billion": 10**9,
+}
 _APPROX = r"(?:~|≈|about|approximately|around|roughly|nearly|almost|some|over|more than|upwards of)"
 _NUMBER = re.compile(
     rf"(?P<approx>{_APPROX}\s*)?"
     rf"(?<![\w.,\-])(?P<digits>\d{{1,3}}(?:{_SEPARATOR}\d{{3}})+(?:\.\d+)?(?![\d])|\d+(?:\.\d+)?)"
     r"(?:\s?(?P<mult>thousand|million|billion|bn|mn|[kKmMbB])(?![A-Za-z0-9]))?",
-    re.I)
+    re.I,
+)
 #: what, written right after a number (its unit between), makes it a figure per accelerator
-_PER_ACCELERATOR = re.compile(r"^[^\d;.!?]{0,60}?(?:\bper[- ](?:gpu|accelerator|chip|card|device|xpu|tpu)|/\s?(?:gpu|chip))"
-                              r"(?![A-Za-z])", re.I)
+_PER_ACCELERATOR = re.compile(
+    r"^[^\d;.!?]{0,60}?(?:\bper[- ](?:gpu|accelerator|chip|card|device|xpu|tpu)|/\s?(?:gpu|chip))"
+    r"(?![A-Za-z])",
+    re.I,
+)
 _PER_ACCELERATOR_BEFORE = re.compile(r"\bper[- ](?:gpu|accelerator|chip)\s+(?:\w+\s+){0,3}(?:of|:|=|at)?\s*$", re.I)
 
 
@@ -82,10 +95,15 @@ def mentions(text: str) -> list[Mention]:
             factor = 1
         value, step = value * factor, step * factor
         half = step / 2
-        after = text[m.end():]
-        per = bool(_PER_ACCELERATOR.search(after)) or bool(_PER_ACCELERATOR_BEFORE.search(text[max(0, m.start() - 40):m.start()]))
-        out.append(Mention(_plain(value), _plain(value - half), _plain(value + half), m.start(), m.end(),
-                           approximate, mult, per))
+        after = text[m.end() :]
+        per = bool(_PER_ACCELERATOR.search(after)) or bool(
+            _PER_ACCELERATOR_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
+        )
+        out.append(
+            Mention(
+                _plain(value), _plain(value - half), _plain(value + half), m.start(), m.end(), approximate, mult, per
+            )
+        )
     return out
 
 
@@ -103,8 +121,10 @@ def stating(text: str, value) -> Mention | None:
 
 
 #: a count in a name: "4x GB300", "8xH100", "(x87)", "H100_SXM_80GBx4", "8 GPUs"
-_COUNT = re.compile(r"(?<![\w.])(\d{1,5})\s?[x×]\s?(?=[A-Za-z])(?!large|l\b)|\(x(\d{1,5})\)|[A-Za-z0-9][x×](\d{1,5})(?![\w.])"
-                    r"|(?<![\w.])(\d{1,5})\s(?:GPUs|accelerators|chips)\b")
+_COUNT = re.compile(
+    r"(?<![\w.])(\d{1,5})\s?[x×]\s?(?=[A-Za-z])(?!large|l\b)|\(x(\d{1,5})\)|[A-Za-z0-9][x×](\d{1,5})(?![\w.])"
+    r"|(?<![\w.])(\d{1,5})\s(?:GPUs|accelerators|chips)\b"
+)
 #: what a count in a name may count besides accelerators (host processors): not a stated accelerator count
 _HOST = re.compile(r"^\s?[x×]?\s?(?:EPYC|Xeon|Grace|CPU|sockets?|Intel|AMD\s+EPYC)", re.I)
 
@@ -122,7 +142,7 @@ def stated_counts(name: str) -> list[int]:
     out = []
     for m in _COUNT.finditer(name):
         number = next(g for g in m.groups() if g is not None)
-        if _HOST.match(name[m.end():]) or (m.group(1) and _HOST.match(name[m.end(1):])):
+        if _HOST.match(name[m.end() :]) or (m.group(1) and _HOST.match(name[m.end(1) :])):
             continue
         out.append(int(number))
     return out

@@ -7,6 +7,7 @@ installed benchkg finds them there and an editable checkout finds them at the to
 >>> (SHARE / "shapes").is_dir() and ONTOLOGY_FILE.is_file() and QUERIES_DIR.is_dir()
 True
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,6 +26,15 @@ QUERIES_DIR = SHARE / "queries"
 #: of which a wheel carries only :data:`REFERENCE_KINDS`
 REFERENCE_DIR = SHARE / ("reference" if SHARE == _INSTALLED else "data")
 #: the kinds of the reference set: everything a claim names, not claims and systems themselves
-REFERENCE_KINDS = ("accelerators", "engines", "formats", "gotchas", "interconnects", "models", "organizations",
-                   "sources", "suites")
+REFERENCE_KINDS = (
+    "accelerators",
+    "engines",
+    "formats",
+    "gotchas",
+    "interconnects",
+    "models",
+    "organizations",
+    "sources",
+    "suites",
+)
 ASSETS_DIR = PACKAGE / "assets"

@@ -1,5 +1,6 @@
 """An answer's rows: the variables of a SELECT and its rows of RDF terms (pyoxigraph terms), whole or a
 window of them, whichever engine answered."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

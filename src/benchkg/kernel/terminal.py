@@ -6,6 +6,7 @@ some terminals) write to the clipboard; a carriage return can overwrite the line
 bidirectional override can make text read in another order than it runs. Everything benchkg writes
 for people goes through :func:`printable`.
 """
+
 from __future__ import annotations
 
 import re
@@ -22,5 +23,6 @@ def printable(text: str) -> str:
     >>> printable("abc\u202edcba")
     'abc\\u202edcba'
     """
-    return _UNSAFE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
-                       text)
+    return _UNSAFE.sub(
+        lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text
+    )

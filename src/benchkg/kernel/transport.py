@@ -10,6 +10,7 @@
 The standard library's ``http.client`` does the protocol; a timer shuts the socket down at the
 total deadline, which ends a read that is waiting however the server trickles.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -19,6 +20,7 @@ import threading
 import time
 import urllib.parse
 from dataclasses import dataclass
+
 from benchkg.kernel.errors import UsageError
 
 #: the defaults documented in the README and ``--timeout``'s help
@@ -95,8 +97,14 @@ def check_url(url: str, what: str = "--endpoint") -> str:
     return url
 
 
-def request(method: str, url: str, body: bytes | None = None, headers: dict | None = None,
-            timeouts: Timeouts = Timeouts(), max_bytes: int = MAX_ANSWER_BYTES) -> tuple[int, dict, bytes]:
+def request(
+    method: str,
+    url: str,
+    body: bytes | None = None,
+    headers: dict | None = None,
+    timeouts: Timeouts = Timeouts(),
+    max_bytes: int = MAX_ANSWER_BYTES,
+) -> tuple[int, dict, bytes]:
     """Send one request to exactly ``url``; (status, headers, body) of a 2xx answer.
 
     :raises ConnectFailed, TimedOut, Redirected, HTTPStatusError: see the module's doc.
@@ -106,8 +114,9 @@ def request(method: str, url: str, body: bytes | None = None, headers: dict | No
         raise ConnectFailed(f"{parts.scheme or 'no'} scheme: the store's URL starts with http:// or https://")
     limits = timeouts.bounded()
     if parts.scheme == "https":
-        conn = http.client.HTTPSConnection(parts.hostname, parts.port, timeout=limits.connect,
-                                           context=ssl.create_default_context())
+        conn = http.client.HTTPSConnection(
+            parts.hostname, parts.port, timeout=limits.connect, context=ssl.create_default_context()
+        )
     else:
         conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=limits.connect)
     target = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
@@ -144,8 +153,9 @@ def request(method: str, url: str, body: bytes | None = None, headers: dict | No
             raise TimedOut(f"the store was silent for {limits.idle:g} s") from None
         except (OSError, http.client.HTTPException) as e:
             if expired.is_set():
-                raise TimedOut(f"no complete answer within {limits.total:g} s "
-                               f"(took {time.monotonic() - started:.1f} s)") from None
+                raise TimedOut(
+                    f"no complete answer within {limits.total:g} s (took {time.monotonic() - started:.1f} s)"
+                ) from None
             raise ConnectFailed(str(getattr(e, "strerror", None) or e or type(e).__name__)) from None
         status, reason = response.status, response.reason
         if 300 <= status < 400:

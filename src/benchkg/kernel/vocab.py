@@ -3,6 +3,7 @@
 Each controlled value of a record becomes a ``skos:Concept`` IRI ``bk:<scheme>-<value>``; the
 ontology declares every one of them (a test checks the two agree).
 """
+
 from __future__ import annotations
 
 import re
@@ -44,8 +45,20 @@ SCHEMES: dict[str, tuple[str, ...]] = {
     "availability": ("available", "preview", "rdi"),
     "arrival": ("poisson", "fixed-concurrency", "single-batch", "sequential"),
     "source-kind": ("record", "blog", "press-release", "results", "dataset", "rules", "datasheet"),
-    "dimension": ("scenario", "suite-family", "round", "division", "accuracy-tier", "format", "measured-by",
-                  "availability", "inferred", "accelerator-count", "system-type", "unit"),
+    "dimension": (
+        "scenario",
+        "suite-family",
+        "round",
+        "division",
+        "accuracy-tier",
+        "format",
+        "measured-by",
+        "availability",
+        "inferred",
+        "accelerator-count",
+        "system-type",
+        "unit",
+    ),
 }
 
 #: a record's unit string -> the QUDT unit IRI it stands for (tokens, samples and queries are
@@ -138,10 +151,10 @@ def curator_name(iri: str) -> str:
     if record:
         return unquote(record.group(1))  # an id as its curator wrote it, never %-encoded
     if iri.startswith(BK):
-        local = iri[len(BK):]
+        local = iri[len(BK) :]
         # longest first (system-type before system); "unit" is where unknown unit strings are minted
         for scheme in sorted([*SCHEMES, "unit"], key=len, reverse=True):
-            value = local[len(scheme) + 1:]
+            value = local[len(scheme) + 1 :]
             if local.startswith(scheme + "-") and (value[:1].islower() or value[:1].isdigit()):
                 return value
         return local

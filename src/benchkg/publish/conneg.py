@@ -13,6 +13,7 @@ Two files carry the same rules, differing only in where they send the client:
 * ``w3id.htaccess``, the file to commit as ``benchkg/.htaccess`` in the w3id.org repository,
   sending to the published site (``benchkg site --published-at``).
 """
+
 from __future__ import annotations
 
 from benchkg.records.schema import ID_PATTERN
@@ -26,8 +27,8 @@ MEDIA = (("text/turtle", "ttl"), ("application/ld\\+json", "jsonld"))
 #: page (``$1``, ``$2`` the pattern's groups)
 RESOURCES = (
     (f"^id/([a-z]+)/({_ID})/?$", "id/$1/$2/index", "id/$1/$2/index.html"),  # a record
-    ("^id/([a-z]+)/?$", "id/$1/index", "id/$1/index.html"),                 # a kind index
-    ("^ontology/?$", "ontology/benchkg", "ontology/index.html"),             # the ontology (its terms are #fragments)
+    ("^id/([a-z]+)/?$", "id/$1/index", "id/$1/index.html"),  # a kind index
+    ("^ontology/?$", "ontology/benchkg", "ontology/index.html"),  # the ontology (its terms are #fragments)
 )
 
 #: the site's own folder as a URL path, worked out per request (this file can be served under any prefix).
@@ -52,7 +53,7 @@ def rules(target: str) -> str:
         "AddType application/ld+json .jsonld",
         "AddCharset utf-8 .ttl .jsonld .html",
         "<IfModule mod_headers.c>",
-        '  Header always merge Vary Accept',
+        "  Header always merge Vary Accept",
         "</IfModule>",
         "RewriteEngine On",
     ]
@@ -65,8 +66,11 @@ def rules(target: str) -> str:
     real_file = "RewriteCond %{REQUEST_FILENAME} !-f"  # id/models/index.html is a file, not the record "index.html"
     for pattern, stem, page in RESOURCES:
         for media, ext in MEDIA:
-            lines += [real_file, f"RewriteCond %{{HTTP_ACCEPT}} {media}",
-                      f"RewriteRule {pattern} {target}{stem}.{ext} [R=303,L]"]
+            lines += [
+                real_file,
+                f"RewriteCond %{{HTTP_ACCEPT}} {media}",
+                f"RewriteRule {pattern} {target}{stem}.{ext} [R=303,L]",
+            ]
         lines += [real_file, f"RewriteRule {pattern} {target}{page} [R=303,L]"]
     return "\n".join(lines) + "\n"
 

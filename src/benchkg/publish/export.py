@@ -3,13 +3,16 @@
 Files are written to a temporary name beside the target and renamed into place, so a failed
 export never leaves a half-written file.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
 
+from pyoxigraph import RdfFormat, serialize
+
+from benchkg.graph.store import content_quads
 from benchkg.kernel.atomic import write_atomic
 from benchkg.kernel.errors import UsageError
-from benchkg.graph.store import content_quads
 from benchkg.kernel.vocab import DATA_PREFIXES, DEFAULT_BASE
 from benchkg.publish import jsonld
 
@@ -36,22 +39,25 @@ def format_from_path(path: Path, given: str | None = None) -> str:
     for name, (exts, _) in FORMATS.items():
         if path.suffix.lower() in exts:
             return name
-    raise UsageError(f"cannot tell the format of {str(path)!r} from its name; "
-                     f"end it with .ttl, .nt, .trig, .nq or .jsonld, or pass --format")
+    raise UsageError(
+        f"cannot tell the format of {str(path)!r} from its name; "
+        f"end it with .ttl, .nt, .trig, .nq or .jsonld, or pass --format"
+    )
 
 
 def serialize_graph(store, fmt: str, base: str = DEFAULT_BASE) -> bytes:
     """The published dataset in one format (triple formats merge the named graphs; JSON-LD is
     compact, with benchkg's context inline, so it reads without fetching anything), sorted: the
     same graph gives the same bytes from any store."""
-    from pyoxigraph import RdfFormat, serialize
-
-    rdf_format = {"ttl": RdfFormat.TURTLE, "nt": RdfFormat.N_TRIPLES, "trig": RdfFormat.TRIG,
-                  "nq": RdfFormat.N_QUADS}.get(fmt)
+    rdf_format = {
+        "ttl": RdfFormat.TURTLE,
+        "nt": RdfFormat.N_TRIPLES,
+        "trig": RdfFormat.TRIG,
+        "nq": RdfFormat.N_QUADS,
+    }.get(fmt)
     # one stable order, whatever order the store keeps: the same data gives the same bytes
     quads = sorted(content_quads(store, base), key=lambda q: (q.graph_name.value, str(q)))
     if fmt == "jsonld":
-
         return jsonld.dumps(jsonld.document(quads))
     if FORMATS[fmt][1]:
         items = quads
@@ -80,7 +86,7 @@ def export_graph(store, path: Path, fmt: str | None = None, base: str = DEFAULT_
     >>> import tempfile
     >>> from benchkg.graph.store import build_graph
     >>> from benchkg.kernel.resources import ROOT
-    >>> store = build_graph(ROOT / "data", persist=False).store
+    >>> store = build_graph(ROOT / "data").store
     >>> fmt, size = export_graph(store, Path(tempfile.mkdtemp()) / "g.nt")
     >>> fmt, size > 10_000
     ('nt', True)

@@ -12,10 +12,13 @@ each value in the shortest form that keeps it exact (a plain string where the te
 gives back the same literal, a value object otherwise), so the output is equal, triple for
 triple, to the N-Quads of the same graph (tests check this with jsonld.js and pyoxigraph).
 """
+
 from __future__ import annotations
 
 import json
 from functools import lru_cache
+
+from pyoxigraph import NamedNode, RdfFormat, Store
 
 from benchkg.kernel.resources import CONTEXT_FILE, ONTOLOGY_FILE
 from benchkg.kernel.vocab import BK, DATA_PREFIXES, PREFIXES, expand
@@ -53,7 +56,7 @@ def compact_iri(iri: str, prefixes: dict[str, str] | None = None) -> str:
     """
     for prefix, ns in (prefixes or DATA_PREFIXES).items():
         if iri.startswith(ns) and len(iri) > len(ns):
-            local = iri[len(ns):]
+            local = iri[len(ns) :]
             if not local.startswith("//") and all(c.isalnum() or c in "-_." for c in local):
                 return f"{prefix}:{local}"
     return iri
@@ -66,23 +69,23 @@ def generate_context() -> dict:
     >>> ctx["@protected"], ctx["acceleratorCount"], ctx["accelerator"], ctx["value"]
     (True, {'@id': 'bk:acceleratorCount', '@type': 'xsd:integer'}, {'@id': 'bk:accelerator', '@type': '@id'}, {'@id': 'qudt:value', '@type': 'xsd:decimal'})
     """
-    from pyoxigraph import NamedNode, RdfFormat, Store
-
     store = Store()
     store.load(path=str(ONTOLOGY_FILE), format=RdfFormat.TURTLE)
     owl = PREFIXES["owl"]
     range_of = {}
     for kind in ("ObjectProperty", "DatatypeProperty"):
         for q in store.quads_for_pattern(None, NamedNode(RDF_TYPE), NamedNode(owl + kind), None):
-            ranges = [r.object.value for r in store.quads_for_pattern(
-                q.subject, NamedNode(PREFIXES["rdfs"] + "range"), None, None)]
+            ranges = [
+                r.object.value
+                for r in store.quads_for_pattern(q.subject, NamedNode(PREFIXES["rdfs"] + "range"), None, None)
+            ]
             if q.subject.value.startswith(BK):
                 range_of[q.subject.value] = (kind, ranges[0] if ranges else None)
     ctx: dict = {"@version": 1.1, "@protected": True}
     ctx.update(DATA_PREFIXES)
     ctx["id"] = "@id"
     ctx["type"] = "@type"
-    terms = {iri[len(BK):]: (iri, _coercion(kind, rng)) for iri, (kind, rng) in range_of.items()}
+    terms = {iri[len(BK) :]: (iri, _coercion(kind, rng)) for iri, (kind, rng) in range_of.items()}
     for term, (iri, coercion) in sorted({**terms, **EXTRA_TERMS}.items()):
         if term in ctx:
             raise ValueError(f"JSON-LD term {term!r} is also a prefix or keyword alias")
@@ -118,6 +121,7 @@ def load_context() -> dict:
 
 def _terms_by_iri(ctx: dict) -> dict[str, tuple[str, str | None]]:
     """predicate IRI -> (term, expanded coercion) for every term definition of the context."""
+
     def full(value: str) -> str:  # the context's prefixes are DATA_PREFIXES (a test holds the file to it)
         return expand(value) if value.partition(":")[0] in DATA_PREFIXES else value
 
@@ -186,8 +190,7 @@ def document(quads, context_ref: str | None = None, named_graphs: bool = True) -
     graphs: dict[str, list] = {}
     for q in quads:
         graphs.setdefault(q.graph_name.value, []).append(q)
-    return {"@context": context,
-            "@graph": [{"@id": g, "@graph": nodes(qs)} for g, qs in graphs.items()]}
+    return {"@context": context, "@graph": [{"@id": g, "@graph": nodes(qs)} for g, qs in graphs.items()]}
 
 
 def dumps(doc: dict) -> bytes:

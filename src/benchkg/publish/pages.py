@@ -4,6 +4,7 @@ Everything here returns strings of escaped HTML; links are relative (``root`` is
 the site's top from the page), so the site works from any host, any folder, or ``file://``.
 No page loads anything from another host; only the index page runs a script (search).
 """
+
 from __future__ import annotations
 
 from html import escape
@@ -11,9 +12,14 @@ from html import escape
 from benchkg.kernel.version import __version__
 
 #: the site-wide navigation: (label, path from the top)
-NAV = (("Claims", "id/benchmarks/index.html"), ("Accelerators", "id/accelerators/index.html"),
-       ("Comparisons", "queries/index.html"), ("Gotchas", "id/gotchas/index.html"),
-       ("Ontology", "ontology/index.html"), ("Data", "index.html#data"))
+NAV = (
+    ("Claims", "id/benchmarks/index.html"),
+    ("Accelerators", "id/accelerators/index.html"),
+    ("Comparisons", "queries/index.html"),
+    ("Gotchas", "id/gotchas/index.html"),
+    ("Ontology", "ontology/index.html"),
+    ("Data", "index.html#data"),
+)
 
 
 def esc(text) -> str:
@@ -37,14 +43,17 @@ def link(href: str | None, text: str, **attrs) -> str:
     return f'<a href="{esc(href)}"{extra}>{esc(text)}</a>'
 
 
-def page(title: str, body: str, root: str, crumbs: list[tuple[str, str | None]] = (), head: str = "",
-         scripts: list[str] = ()) -> str:
+def page(
+    title: str, body: str, root: str, crumbs: list[tuple[str, str | None]] = (), head: str = "", scripts: list[str] = ()
+) -> str:
     """A whole HTML page: header navigation, breadcrumb, ``<main>`` and footer."""
     nav = "".join(f"<li>{link(root + path, label)}</li>" for label, path in NAV)
     trail = ""
     if crumbs:
-        items = "".join(f'<li>{link(href, text)}</li>' if href else f'<li aria-current="page">{esc(text)}</li>'
-                        for text, href in crumbs)
+        items = "".join(
+            f"<li>{link(href, text)}</li>" if href else f'<li aria-current="page">{esc(text)}</li>'
+            for text, href in crumbs
+        )
         trail = f'<nav class="breadcrumb" aria-label="Breadcrumb"><ol>{items}</ol></nav>'
     script_tags = "".join(f'<script src="{esc(root + s)}" defer></script>' for s in scripts)
     return f"""<!doctype html>
@@ -72,14 +81,16 @@ figures from Epoch AI (CC BY 4.0) · {link(root + "void.ttl", "dataset descripti
 """
 
 
-def table(headers: list[str], rows: list[list[str]], caption: str = "", numeric: set[int] = frozenset(),
-          cls_: str = "") -> str:
+def table(
+    headers: list[str], rows: list[list[str]], caption: str = "", numeric: set[int] = frozenset(), cls_: str = ""
+) -> str:
     """A table of already-rendered cells; columns in ``numeric`` are right-aligned and never wrap, a
     heading may break after an underscore (so seventeen columns fit a 1280 px window).
 
     >>> table(["a", "n"], [["x", "1"]], numeric={1})
     '<div class="scroll"><table><thead><tr><th scope="col">a</th><th scope="col" class="num">n</th></tr></thead><tbody><tr><td>x</td><td class="num">1</td></tr></tbody></table></div>'
     """
+
     def cls(i):
         return ' class="num"' if i in numeric else ""
 
@@ -100,33 +111,43 @@ def gotcha_list(gotchas: list[dict], root: str, note: str = "") -> str:
         return ""
     items = "".join(
         f'<li class="gotcha sev-{esc(g["severity"])}"><span class="sev">{esc(g["severity"])}</span> '
-        f'<strong>{link(root + g["href"], g["title"])}</strong>'
+        f"<strong>{link(root + g['href'], g['title'])}</strong>"
         + (f' <span class="note">({esc(g["note"])})</span>' if g.get("note") else "")
-        + f'<p>{esc(g["statement"])}</p></li>'
-        for g in gotchas)
+        + f"<p>{esc(g['statement'])}</p></li>"
+        for g in gotchas
+    )
     intro = f'<p class="note">{esc(note)}</p>' if note else ""
-    return (f'<section class="gotchas" aria-labelledby="gotchas-h"><h2 id="gotchas-h">Gotchas that apply '
-            f'({len(gotchas)})</h2>{intro}<ul>{items}</ul></section>')
+    return (
+        f'<section class="gotchas" aria-labelledby="gotchas-h"><h2 id="gotchas-h">Gotchas that apply '
+        f"({len(gotchas)})</h2>{intro}<ul>{items}</ul></section>"
+    )
 
 
 def findings_list(findings: list) -> str:
     """What ``benchkg validate`` says about this record."""
     if not findings:
         return ""
-    items = "".join(f'<li class="gotcha sev-{esc(f.severity)}"><span class="sev">{esc(f.severity)}</span> '
-                    f'<code>{esc(f.shape)}</code> at <code>{esc(f.pointer or "/")}</code>'
-                    f'<p>{esc(f.message)}</p></li>' for f in findings)
-    return (f'<section aria-labelledby="findings-h"><h2 id="findings-h">Convention findings ({len(findings)})</h2>'
-            f'<p class="note">What <code>benchkg validate</code> reports on this record.</p>'
-            f'<ul class="gotchas">{items}</ul></section>')
+    items = "".join(
+        f'<li class="gotcha sev-{esc(f.severity)}"><span class="sev">{esc(f.severity)}</span> '
+        f"<code>{esc(f.shape)}</code> at <code>{esc(f.pointer or '/')}</code>"
+        f"<p>{esc(f.message)}</p></li>"
+        for f in findings
+    )
+    return (
+        f'<section aria-labelledby="findings-h"><h2 id="findings-h">Convention findings ({len(findings)})</h2>'
+        f'<p class="note">What <code>benchkg validate</code> reports on this record.</p>'
+        f'<ul class="gotchas">{items}</ul></section>'
+    )
 
 
 def search_form() -> str:
     """The search box: hidden until search.js shows it, so it never appears where it cannot work."""
-    return ('<form class="search" id="search" role="search" hidden>'
-            '<label for="q">Search claims, accelerators, models, gotchas…</label><br>'
-            '<input id="q" name="q" type="search" autocomplete="off" placeholder="e.g. GB200 llama2-70b server">'
-            '<p id="search-status" class="note" role="status" aria-live="polite"></p>'
-            '<ul id="search-results"></ul></form>'
-            '<noscript><p class="note">Search needs JavaScript; every record is also listed in the '
-            'indexes below.</p></noscript>')
+    return (
+        '<form class="search" id="search" role="search" hidden>'
+        '<label for="q">Search claims, accelerators, models, gotchas…</label><br>'
+        '<input id="q" name="q" type="search" autocomplete="off" placeholder="e.g. GB200 llama2-70b server">'
+        '<p id="search-status" class="note" role="status" aria-live="polite"></p>'
+        '<ul id="search-results"></ul></form>'
+        '<noscript><p class="note">Search needs JavaScript; every record is also listed in the '
+        "indexes below.</p></noscript>"
+    )

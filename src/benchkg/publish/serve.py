@@ -14,6 +14,7 @@ would make this machine fetch any URL) is refused unless allowed. Requests must 
 are refused; read-only GETs carry ``Access-Control-Allow-Origin: *``. Bound to 127.0.0.1 unless told
 otherwise.
 """
+
 from __future__ import annotations
 
 import errno
@@ -29,12 +30,16 @@ import urllib.parse
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from multiprocessing import forkserver
 from pathlib import Path
+from typing import Any
 
-from benchkg.kernel.errors import UsageError
-from benchkg.kernel.lifeline import die_with_parent
+from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat, serialize
+
 from benchkg.answers.queries import uses_service
 from benchkg.graph.store import readable_store
+from benchkg.kernel.errors import UsageError
+from benchkg.kernel.lifeline import die_with_parent
 
 #: the limits, documented in the README and `benchkg serve --help`
 TIMEOUT_S = 30.0
@@ -60,8 +65,12 @@ PREFIX qudt: <http://qudt.org/schema/qudt/>
 SELECT ?claim ?value ?unit WHERE {
   ?claim a bk:Benchmark ; bk:result ?r . ?r qudt:value ?value ; qudt:hasUnit ?unit .
 } ORDER BY DESC(?value) LIMIT 20"""
-RESULT_FORMATS = (("application/sparql-results+json", "JSON"), ("application/sparql-results+xml", "XML"),
-                  ("text/csv", "CSV"), ("text/tab-separated-values", "TSV"))
+RESULT_FORMATS = (
+    ("application/sparql-results+json", "JSON"),
+    ("application/sparql-results+xml", "XML"),
+    ("text/csv", "CSV"),
+    ("text/tab-separated-values", "TSV"),
+)
 
 
 @dataclass
@@ -96,8 +105,16 @@ class _Capped(io.RawIOBase):
         return len(data)
 
 
-def _answer(conn, store_path: str, query: str, accept: str, fmt: str, max_bytes: int, give_up_at: float,
-            allow_service: bool = False) -> None:
+def _answer(
+    conn,
+    store_path: str,
+    query: str,
+    accept: str,
+    fmt: str,
+    max_bytes: int,
+    give_up_at: float,
+    allow_service: bool = False,
+) -> None:
     """In a worker process: run ``query`` on the last complete build of the store (opened read-only),
     send (status, type, body). While a build writes, that is the copy it made before its first
     change (:func:`benchkg.graph.store.readable_store`); when that copy goes away under the query (the
@@ -106,11 +123,19 @@ def _answer(conn, store_path: str, query: str, accept: str, fmt: str, max_bytes:
 
     die_with_parent()  # killing serve (even with SIGKILL) leaves no query running
     if not allow_service and uses_service(query):  # parsed here: a query that is slow to parse is killed too
-        conn.send((400, "text/plain; charset=utf-8", b"SERVICE is refused: it would make this machine fetch "
-                   b"another URL (benchkg serve --allow-service allows it)"))
+        conn.send(
+            (
+                400,
+                "text/plain; charset=utf-8",
+                b"SERVICE is refused: it would make this machine fetch "
+                b"another URL (benchkg serve --allow-service allows it)",
+            )
+        )
         return
-    error = "no complete build of the store to answer from: a build is writing it (a first build, or one after " \
-            "an interrupted build)"
+    error = (
+        "no complete build of the store to answer from: a build is writing it (a first build, or one after "
+        "an interrupted build)"
+    )
     while time.time() <= give_up_at:
         try:
             conn.send(_evaluate(Path(store_path), query, accept, fmt, max_bytes))
@@ -119,9 +144,14 @@ def _answer(conn, store_path: str, query: str, accept: str, fmt: str, max_bytes:
             conn.send((400, "text/plain; charset=utf-8", f"query does not parse: {e}".encode()))
             return
         except _TooLarge:
-            conn.send((422, "text/plain; charset=utf-8",
-                       f"the answer is larger than {max_bytes / 2**20:,.0f} MiB (benchkg serve --max-result-mb); "
-                       "ask for less: add a LIMIT or fewer columns".encode()))
+            conn.send(
+                (
+                    422,
+                    "text/plain; charset=utf-8",
+                    f"the answer is larger than {max_bytes / 2**20:,.0f} MiB (benchkg serve --max-result-mb); "
+                    "ask for less: add a LIMIT or fewer columns".encode(),
+                )
+            )
             return
         except (_NoStore, OSError, RuntimeError) as e:  # no complete build yet, or its copy went away
             error = str(e) or error
@@ -135,8 +165,6 @@ class _NoStore(Exception):
 
 def _evaluate(store_path: Path, query: str, accept: str, fmt: str, max_bytes: int) -> tuple[int, str, bytes]:
     """(200, media type, body) of ``query`` on the last complete build of the store."""
-    from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat, serialize
-
 
     store = readable_store(store_path)
     if store is None:
@@ -158,14 +186,14 @@ def _evaluate(store_path: Path, query: str, accept: str, fmt: str, max_bytes: in
 
 
 def _page(query: str, result) -> str:
-    from pyoxigraph import QueryBoolean
-
     if isinstance(result, QueryBoolean):
         table = f"<p>{bool(result)}</p>"
     else:
         names = [v.value for v in result.variables]
-        rows = "".join("<tr>" + "".join(f"<td>{html.escape(s[n].value) if s[n] is not None else ''}</td>"
-                                         for n in names) + "</tr>" for s in result)
+        rows = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(s[n].value) if s[n] is not None else ''}</td>" for n in names) + "</tr>"
+            for s in result
+        )
         table = "<table><tr>" + "".join(f"<th>{html.escape(n)}</th>" for n in names) + f"</tr>{rows}</table>"
     return PAGE.format(query=html.escape(query), result=table)
 
@@ -176,204 +204,252 @@ def service_description(endpoint: str) -> bytes:
     >>> b"sd:endpoint <http://127.0.0.1:7878/query>" in service_description("http://127.0.0.1:7878/query")
     True
     """
-    formats = " ".join(f"<http://www.w3.org/ns/formats/{f}>" for f in ("SPARQL_Results_JSON", "SPARQL_Results_XML",
-                                                                         "SPARQL_Results_CSV", "SPARQL_Results_TSV",
-                                                                         "N-Triples", "Turtle"))
-    return (f"@prefix sd: <http://www.w3.org/ns/sparql-service-description#> .\n"
-            f"[] a sd:Service ;\n    sd:endpoint <{endpoint}> ;\n    sd:supportedLanguage sd:SPARQL11Query ;\n"
-            f"    sd:feature sd:UnionDefaultGraph ;\n    sd:resultFormat {', '.join(formats.split())} .\n").encode()
+    formats = " ".join(
+        f"<http://www.w3.org/ns/formats/{f}>"
+        for f in (
+            "SPARQL_Results_JSON",
+            "SPARQL_Results_XML",
+            "SPARQL_Results_CSV",
+            "SPARQL_Results_TSV",
+            "N-Triples",
+            "Turtle",
+        )
+    )
+    return (
+        f"@prefix sd: <http://www.w3.org/ns/sparql-service-description#> .\n"
+        f"[] a sd:Service ;\n    sd:endpoint <{endpoint}> ;\n    sd:supportedLanguage sd:SPARQL11Query ;\n"
+        f"    sd:feature sd:UnionDefaultGraph ;\n    sd:resultFormat {', '.join(formats.split())} .\n"
+    ).encode()
 
 
-def make_handler(store_path: Path, limits: Limits):
-    """A request handler class answering from the store at ``store_path`` within ``limits``."""
+class Handler(BaseHTTPRequestHandler):
+    """The SPARQL protocol over HTTP, read-only; :func:`make_handler` binds it to one store and its limits."""
+
+    store_path: Path
+    limits: Limits
+    context: Any  # the forkserver multiprocessing context
+    slots: threading.BoundedSemaphore  # one per worker
+    server_version = "benchkg"
+    timeout = REQUEST_TIMEOUT_S  # a client that sends its request slowly (or never) is let go
+
+    def log_message(self, fmt, *args):  # quiet: one line per request is noise here
+        pass
+
+    def _send(self, status: int, body: bytes, ctype: str, extra: dict | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in (extra or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _error(self, status: int, message: str) -> None:
+        self._send(status, message.encode(), "text/plain; charset=utf-8")
+
+    def _names(self) -> set[str]:
+        port = self.server.server_address[1]
+        hosts = {"127.0.0.1", "localhost", "[::1]", self.server.server_address[0], *self.limits.hosts}
+        return {f"{h}:{port}" for h in hosts} | set(self.limits.hosts)
+
+    def _checked(self, post: bool) -> bool:
+        """Host names this server; a POST comes from no other origin. Answers and False if not."""
+        host = self.headers.get("Host")
+        if host is not None and host.lower() not in self._names():
+            self._error(
+                HTTPStatus.MISDIRECTED_REQUEST,
+                f"this server does not answer for {host!r} (benchkg serve --allow-host NAME to add a name)",
+            )
+            return False
+        origin = self.headers.get("Origin")
+        if post and origin and urllib.parse.urlsplit(origin).netloc.lower() not in self._names():
+            self._error(HTTPStatus.FORBIDDEN, f"POST from {origin} refused: use GET (allowed from any origin)")
+            return False
+        return True
+
+    def do_OPTIONS(self):  # CORS preflight: read-only GETs only
+        if self._checked(False):
+            self._send(
+                204,
+                b"",
+                "text/plain",
+                {
+                    "Access-Control-Allow-Origin": "*",
+                    "Access-Control-Allow-Methods": "GET",
+                    "Access-Control-Allow-Headers": "Accept",
+                },
+            )
+
+    def do_GET(self):
+        if not self._checked(False):
+            return
+        url = urllib.parse.urlsplit(self.path)
+        params = urllib.parse.parse_qs(url.query)
+        if url.path in ("/", "/index.html"):
+            return self._send(
+                200, PAGE.format(query=html.escape(EXAMPLE), result="").encode(), "text/html; charset=utf-8"
+            )
+        if url.path != "/query":
+            return self._error(HTTPStatus.NOT_FOUND, "not found: the SPARQL endpoint is /query")
+        if "query" not in params:
+            endpoint = f"http://{self.headers.get('Host') or '127.0.0.1'}/query"
+            return self._send(
+                200, service_description(endpoint), "text/turtle; charset=utf-8", {"Access-Control-Allow-Origin": "*"}
+            )
+        self._run(params["query"][0], params.get("format", [""])[0], {"Access-Control-Allow-Origin": "*"})
+
+    def do_POST(self):
+        if not self._checked(True):
+            return
+        url = urllib.parse.urlsplit(self.path)
+        if url.path == "/update":
+            return self._error(HTTPStatus.FORBIDDEN, "this endpoint is read-only")
+        if url.path != "/query":
+            return self._error(HTTPStatus.NOT_FOUND, "not found: the SPARQL endpoint is /query")
+        raw = self._body()
+        if raw is None:
+            return None
+        body = raw.decode("utf-8", "replace")
+        ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip()
+        if ctype == "application/sparql-query":
+            return self._run(body, "")
+        form = urllib.parse.parse_qs(body)
+        if "update" in form:
+            return self._error(HTTPStatus.FORBIDDEN, "this endpoint is read-only")
+        if "query" not in form:
+            return self._error(HTTPStatus.BAD_REQUEST, "missing query parameter")
+        self._run(form["query"][0], form.get("format", [""])[0])
+
+    def _body(self) -> bytes | None:
+        """The request body, at most :data:`MAX_BODY` bytes, whether its length is given or it
+        comes in chunks; None after answering 400, 411 or 413 (a negative or unreadable length,
+        none at all, or too much)."""
+        chunked = "chunked" in (self.headers.get("Transfer-Encoding") or "").lower()
+        length = self.headers.get("Content-Length")
+        if chunked:
+            return self._chunks()
+        if length is None:
+            self._error(HTTPStatus.LENGTH_REQUIRED, "a POST needs Content-Length (or chunked transfer encoding)")
+            return None
+        if not length.strip().isdigit():
+            self._error(HTTPStatus.BAD_REQUEST, f"Content-Length {length[:40]!r} is not a length")
+            return None
+        if int(length) > MAX_BODY:
+            self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a query is at most {MAX_BODY // 10**6} MB")
+            return None
+        return self.rfile.read(int(length))
+
+    def _chunks(self) -> bytes | None:
+        body = bytearray()
+        while True:
+            line = self.rfile.readline(100)
+            size_text = line.split(b";", 1)[0].strip()
+            try:
+                size = int(size_text, 16) if re.fullmatch(rb"[0-9A-Fa-f]{1,8}", size_text) else -1
+            except ValueError:
+                size = -1
+            if size < 0:
+                self._error(HTTPStatus.BAD_REQUEST, "a chunk of the body has no valid size")
+                return None
+            if size == 0:
+                while self.rfile.readline(1000).strip():  # trailers, up to the blank line
+                    pass
+                return bytes(body)
+            if len(body) + size > MAX_BODY:
+                self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a query is at most {MAX_BODY // 10**6} MB")
+                self.close_connection = True
+                return None
+            body += self.rfile.read(size)
+            self.rfile.readline(3)  # the chunk's CRLF
+
+    def _client_gone(self) -> bool:
+        poller = select.poll()  # not select(): it fails on descriptors past 1023
+        poller.register(self.connection, select.POLLIN | select.POLLHUP)
+        if not poller.poll(0):
+            return False
+        try:
+            return self.connection.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
+            return True
+
+    def _run(self, query: str, fmt: str, extra: dict | None = None) -> None:
+        deadline = time.monotonic() + self.limits.timeout
+        if not self.slots.acquire(timeout=self.limits.timeout):
+            return self._error(HTTPStatus.SERVICE_UNAVAILABLE, "busy: every worker is answering; try again")
+        try:
+            receive, send = self.context.Pipe(duplex=False)
+            worker = self.context.Process(
+                target=_answer,
+                daemon=True,
+                args=(
+                    send,
+                    str(self.store_path),
+                    query,
+                    self.headers.get("Accept") or "",
+                    fmt,
+                    self.limits.max_bytes,
+                    time.time() + self.limits.timeout - 0.5,
+                    self.limits.allow_service,
+                ),
+            )
+            worker.start()
+            send.close()
+            try:
+                while not receive.poll(0.05):
+                    if time.monotonic() > deadline:
+                        return self._error(
+                            HTTPStatus.SERVICE_UNAVAILABLE,
+                            f"the query was stopped after {self.limits.timeout:g} s "
+                            "(benchkg serve --timeout); ask for less",
+                        )
+                    if self._client_gone():
+                        return None
+                    if not worker.is_alive() and not receive.poll(0):
+                        return self._error(HTTPStatus.INTERNAL_SERVER_ERROR, "the query failed (its worker ended)")
+                try:
+                    status, mime, body = receive.recv()
+                except EOFError:
+                    return self._error(HTTPStatus.INTERNAL_SERVER_ERROR, "the query failed (its worker ended)")
+                return self._send(status, body, mime, extra if status == 200 else None)
+            finally:
+                if worker.is_alive():
+                    worker.kill()  # past its time, its client gone, or done: never left running
+                worker.join()
+                receive.close()
+        finally:
+            self.slots.release()
+
+
+def make_handler(store_path: Path, limits: Limits) -> type[Handler]:
+    """A :class:`Handler` class answering from the store at ``store_path`` within ``limits``."""
     context = multiprocessing.get_context("forkserver")  # children forked from a clean, single-threaded process
     # so a query starts in milliseconds; forkserver_init makes the fork server die with serve
     context.set_forkserver_preload(["benchkg.kernel.forkserver_init", "benchkg.publish.serve", "pyoxigraph"])
-    from multiprocessing import forkserver
-
     forkserver.ensure_running()  # from this (the main) thread: see benchkg.kernel.forkserver_init
-    slots = threading.BoundedSemaphore(limits.workers)
-
-    class Handler(BaseHTTPRequestHandler):
-        server_version = "benchkg"
-        timeout = REQUEST_TIMEOUT_S  # a client that sends its request slowly (or never) is let go
-
-        def log_message(self, fmt, *args):  # quiet: one line per request is noise here
-            pass
-
-        def _send(self, status: int, body: bytes, ctype: str, extra: dict | None = None) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            for name, value in (extra or {}).items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(body)
-
-        def _error(self, status: int, message: str) -> None:
-            self._send(status, message.encode(), "text/plain; charset=utf-8")
-
-        def _names(self) -> set[str]:
-            port = self.server.server_address[1]
-            hosts = {"127.0.0.1", "localhost", "[::1]", self.server.server_address[0], *limits.hosts}
-            return {f"{h}:{port}" for h in hosts} | set(limits.hosts)
-
-        def _checked(self, post: bool) -> bool:
-            """Host names this server; a POST comes from no other origin. Answers and False if not."""
-            host = self.headers.get("Host")
-            if host is not None and host.lower() not in self._names():
-                self._error(HTTPStatus.MISDIRECTED_REQUEST, f"this server does not answer for {host!r} "
-                                                            "(benchkg serve --allow-host NAME to add a name)")
-                return False
-            origin = self.headers.get("Origin")
-            if post and origin and urllib.parse.urlsplit(origin).netloc.lower() not in self._names():
-                self._error(HTTPStatus.FORBIDDEN, f"POST from {origin} refused: use GET (allowed from any origin)")
-                return False
-            return True
-
-        def do_OPTIONS(self):  # CORS preflight: read-only GETs only
-            if self._checked(False):
-                self._send(204, b"", "text/plain", {"Access-Control-Allow-Origin": "*",
-                                                   "Access-Control-Allow-Methods": "GET",
-                                                   "Access-Control-Allow-Headers": "Accept"})
-
-        def do_GET(self):
-            if not self._checked(False):
-                return
-            url = urllib.parse.urlsplit(self.path)
-            params = urllib.parse.parse_qs(url.query)
-            if url.path in ("/", "/index.html"):
-                return self._send(200, PAGE.format(query=html.escape(EXAMPLE), result="").encode(),
-                                  "text/html; charset=utf-8")
-            if url.path != "/query":
-                return self._error(HTTPStatus.NOT_FOUND, "not found: the SPARQL endpoint is /query")
-            if "query" not in params:
-                endpoint = f"http://{self.headers.get('Host') or '127.0.0.1'}/query"
-                return self._send(200, service_description(endpoint), "text/turtle; charset=utf-8",
-                                  {"Access-Control-Allow-Origin": "*"})
-            self._run(params["query"][0], params.get("format", [""])[0], {"Access-Control-Allow-Origin": "*"})
-
-        def do_POST(self):
-            if not self._checked(True):
-                return
-            url = urllib.parse.urlsplit(self.path)
-            if url.path == "/update":
-                return self._error(HTTPStatus.FORBIDDEN, "this endpoint is read-only")
-            if url.path != "/query":
-                return self._error(HTTPStatus.NOT_FOUND, "not found: the SPARQL endpoint is /query")
-            raw = self._body()
-            if raw is None:
-                return None
-            body = raw.decode("utf-8", "replace")
-            ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip()
-            if ctype == "application/sparql-query":
-                return self._run(body, "")
-            form = urllib.parse.parse_qs(body)
-            if "update" in form:
-                return self._error(HTTPStatus.FORBIDDEN, "this endpoint is read-only")
-            if "query" not in form:
-                return self._error(HTTPStatus.BAD_REQUEST, "missing query parameter")
-            self._run(form["query"][0], form.get("format", [""])[0])
-
-        def _body(self) -> bytes | None:
-            """The request body, at most :data:`MAX_BODY` bytes, whether its length is given or it
-            comes in chunks; None after answering 400, 411 or 413 (a negative or unreadable length,
-            none at all, or too much)."""
-            chunked = "chunked" in (self.headers.get("Transfer-Encoding") or "").lower()
-            length = self.headers.get("Content-Length")
-            if chunked:
-                return self._chunks()
-            if length is None:
-                self._error(HTTPStatus.LENGTH_REQUIRED, "a POST needs Content-Length (or chunked transfer encoding)")
-                return None
-            if not length.strip().isdigit():
-                self._error(HTTPStatus.BAD_REQUEST, f"Content-Length {length[:40]!r} is not a length")
-                return None
-            if int(length) > MAX_BODY:
-                self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a query is at most {MAX_BODY // 10**6} MB")
-                return None
-            return self.rfile.read(int(length))
-
-        def _chunks(self) -> bytes | None:
-            body = bytearray()
-            while True:
-                line = self.rfile.readline(100)
-                size_text = line.split(b";", 1)[0].strip()
-                try:
-                    size = int(size_text, 16) if re.fullmatch(rb"[0-9A-Fa-f]{1,8}", size_text) else -1
-                except ValueError:
-                    size = -1
-                if size < 0:
-                    self._error(HTTPStatus.BAD_REQUEST, "a chunk of the body has no valid size")
-                    return None
-                if size == 0:
-                    while self.rfile.readline(1000).strip():  # trailers, up to the blank line
-                        pass
-                    return bytes(body)
-                if len(body) + size > MAX_BODY:
-                    self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a query is at most {MAX_BODY // 10**6} MB")
-                    self.close_connection = True
-                    return None
-                body += self.rfile.read(size)
-                self.rfile.readline(3)  # the chunk's CRLF
-
-        def _client_gone(self) -> bool:
-            poller = select.poll()  # not select(): it fails on descriptors past 1023
-            poller.register(self.connection, select.POLLIN | select.POLLHUP)
-            if not poller.poll(0):
-                return False
-            try:
-                return self.connection.recv(1, socket.MSG_PEEK) == b""
-            except OSError:
-                return True
-
-        def _run(self, query: str, fmt: str, extra: dict | None = None) -> None:
-            deadline = time.monotonic() + limits.timeout
-            if not slots.acquire(timeout=limits.timeout):
-                return self._error(HTTPStatus.SERVICE_UNAVAILABLE, "busy: every worker is answering; try again")
-            try:
-                receive, send = context.Pipe(duplex=False)
-                worker = context.Process(target=_answer, daemon=True,
-                                         args=(send, str(store_path), query, self.headers.get("Accept") or "", fmt,
-                                               limits.max_bytes, time.time() + limits.timeout - 0.5,
-                                               limits.allow_service))
-                worker.start()
-                send.close()
-                try:
-                    while not receive.poll(0.05):
-                        if time.monotonic() > deadline:
-                            return self._error(HTTPStatus.SERVICE_UNAVAILABLE,
-                                               f"the query was stopped after {limits.timeout:g} s "
-                                               "(benchkg serve --timeout); ask for less")
-                        if self._client_gone():
-                            return None
-                        if not worker.is_alive() and not receive.poll(0):
-                            return self._error(HTTPStatus.INTERNAL_SERVER_ERROR, "the query failed (its worker ended)")
-                    try:
-                        status, mime, body = receive.recv()
-                    except EOFError:
-                        return self._error(HTTPStatus.INTERNAL_SERVER_ERROR, "the query failed (its worker ended)")
-                    return self._send(status, body, mime, extra if status == 200 else None)
-                finally:
-                    if worker.is_alive():
-                        worker.kill()  # past its time, its client gone, or done: never left running
-                    worker.join()
-                    receive.close()
-            finally:
-                slots.release()
-
-    return Handler
+    return type(
+        "BoundHandler",
+        (Handler,),
+        {
+            "store_path": store_path,
+            "limits": limits,
+            "context": context,
+            "slots": threading.BoundedSemaphore(limits.workers),
+        },
+    )
 
 
-def make_server(store_path: Path, host: str = "127.0.0.1", port: int = 7878,
-                limits: Limits | None = None) -> ThreadingHTTPServer:
+def make_server(
+    store_path: Path, host: str = "127.0.0.1", port: int = 7878, limits: Limits | None = None
+) -> ThreadingHTTPServer:
     """A server for the on-disk store at ``store_path`` (call ``serve_forever()``; port 0 picks a
     free one). The store is only ever opened read-only, per query."""
     limits = limits or Limits()
     try:
         server = ThreadingHTTPServer((host, port), make_handler(Path(store_path), limits))
     except OSError as e:
-        raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}"
-                         + ("; another program uses the port: choose one with --port" if e.errno == errno.EADDRINUSE else "")) from None
+        raise UsageError(
+            f"cannot listen on {host}:{port}: {e.strerror or e}"
+            + ("; another program uses the port: choose one with --port" if e.errno == errno.EADDRINUSE else "")
+        ) from None
     server.daemon_threads = True
     return server

@@ -9,6 +9,7 @@ number, which of two chips ran it) is left out of the record and said in a comme
 validates only once a person has filled the gaps. Prices, years, percentages and model sizes are
 numbers too, and are left alone.
 """
+
 from __future__ import annotations
 
 import html
@@ -20,15 +21,23 @@ from decimal import Decimal
 from pathlib import Path
 
 from benchkg.kernel.errors import UsageError
-from benchkg.records.names import Names
 from benchkg.kernel.numbers import Mention, mentions
+from benchkg.records.names import Names
 
 #: a unit right after a number (words between allowed), and what it makes the number
 UNITS = [
-    (re.compile(r"^\s*(?:output\s+|input\s+|total\s+|generated\s+)?(?:tokens?|tok)\s*(?:/|per)\s*(?:s|sec|second)\b"
-                r"|^\s*(?:output\s+|total\s+)?tokens?/s\b|^\s*tps\b", re.I), ("throughput", "tokens/s")),
-    (re.compile(r"^\s*(?:queries|requests)\s*(?:/|per)\s*(?:s|sec|second)\b|^\s*qps\b", re.I),
-     ("throughput", "queries/s")),
+    (
+        re.compile(
+            r"^\s*(?:output\s+|input\s+|total\s+|generated\s+)?(?:tokens?|tok)\s*(?:/|per)\s*(?:s|sec|second)\b"
+            r"|^\s*(?:output\s+|total\s+)?tokens?/s\b|^\s*tps\b",
+            re.I,
+        ),
+        ("throughput", "tokens/s"),
+    ),
+    (
+        re.compile(r"^\s*(?:queries|requests)\s*(?:/|per)\s*(?:s|sec|second)\b|^\s*qps\b", re.I),
+        ("throughput", "queries/s"),
+    ),
     (re.compile(r"^\s*samples?\s*(?:/|per)\s*(?:s|sec|second)\b", re.I), ("throughput", "samples/s")),
     (re.compile(r"^\s*(?:ms|milliseconds?)\b", re.I), ("latency", "ms")),
     (re.compile(r"^\s*(?:[\w.-]+\s+){0,3}(?:gpus|accelerators|chips)\b|^-gpu\b", re.I), ("count", "accelerators")),
@@ -36,16 +45,37 @@ UNITS = [
     (re.compile(r"^\s*(?:concurrent\s+(?:requests|users|streams)|concurrency)\b", re.I), ("count", "concurrency")),
 ]
 #: what makes a number something else: a price, a percentage, a year, a size of a model or of memory
-NOT_A_FIGURE = re.compile(r"^\s*(?:%|percent|per\s*cent|x\b|×|times\b|[kmgt]b\b|gb/s|tb/s|gbps|tbps|b\b|bn\b|"
-                          r"billion[- ]parameter|parameters?\b|w\b|watts?\b|kw\b|nanoseconds?|ns\b|\$|usd|dollars?)", re.I)
-_SCENARIOS = [("interactive", r"\binteractive\b"), ("single-stream", r"\bsingle-?stream\b"),
-              ("multi-stream", r"\bmulti-?stream\b"), ("server", r"\bserver\b(?!\s+(?:throughput|harness))|\bserving\b"),
-              ("offline", r"\boffline\b"), ("endpoints", r"\bendpoints\b")]
-_SUITE = re.compile(r"MLPerf(?:®|™)?\s*(?:(?P<pre>Inference|Endpoints)\s*)?v?(?P<version>\d+\.\d+)(?:\s*(?P<post>Inference|Endpoints))?",
-                    re.I)
+NOT_A_FIGURE = re.compile(
+    r"^\s*(?:%|percent|per\s*cent|x\b|×|times\b|[kmgt]b\b|gb/s|tb/s|gbps|tbps|b\b|bn\b|"
+    r"billion[- ]parameter|parameters?\b|w\b|watts?\b|kw\b|nanoseconds?|ns\b|\$|usd|dollars?)",
+    re.I,
+)
+_SCENARIOS = [
+    ("interactive", r"\binteractive\b"),
+    ("single-stream", r"\bsingle-?stream\b"),
+    ("multi-stream", r"\bmulti-?stream\b"),
+    ("server", r"\bserver\b(?!\s+(?:throughput|harness))|\bserving\b"),
+    ("offline", r"\boffline\b"),
+    ("endpoints", r"\bendpoints\b"),
+]
+_SUITE = re.compile(
+    r"MLPerf(?:®|™)?\s*(?:(?P<pre>Inference|Endpoints)\s*)?v?(?P<version>\d+\.\d+)(?:\s*(?P<post>Inference|Endpoints))?",
+    re.I,
+)
 #: fields a claim's source usually states; one the text does not state goes in omitted_by_source
-STATED_OR_OMITTED = ("division", "system_type", "scenario", "accuracy_target", "format_id", "engine_id", "node_count",
-                     "parallelism", "fabric_exercised", "load.concurrency", "mlperf_result_id")
+STATED_OR_OMITTED = (
+    "division",
+    "system_type",
+    "scenario",
+    "accuracy_target",
+    "format_id",
+    "engine_id",
+    "node_count",
+    "parallelism",
+    "fabric_exercised",
+    "load.concurrency",
+    "mlperf_result_id",
+)
 
 
 @dataclass
@@ -67,7 +97,9 @@ class Figure:
 
     def describe(self) -> str:
         value = f"{self.mention.value:,}"
-        what = {"accelerators": "accelerators", "nodes": "nodes", "concurrency": "concurrent requests"}.get(self.unit, self.unit)
+        what = {"accelerators": "accelerators", "nodes": "nodes", "concurrency": "concurrent requests"}.get(
+            self.unit, self.unit
+        )
         scope = f" {self.scope}" if self.scope and self.scope != "aggregate" else ""
         return f"{value} {what}{scope}"
 
@@ -82,11 +114,18 @@ class Draft:
     undecided: list[str] = field(default_factory=list)
 
     def comment(self) -> str:
-        lines = [f"benchkg draft: {len(self.figures)} numbers with a unit in the text; the headline is the first "
-                 f"throughput" + (f" ({self.record['value']:,} {self.record['unit']}, {self.record['scope']})"
-                                  if "value" in self.record else " (none found)") + "."]
+        lines = [
+            f"benchkg draft: {len(self.figures)} numbers with a unit in the text; the headline is the first "
+            f"throughput"
+            + (
+                f" ({self.record['value']:,} {self.record['unit']}, {self.record['scope']})"
+                if "value" in self.record
+                else " (none found)"
+            )
+            + "."
+        ]
         for f in self.figures:
-            lines.append(f"  - {f.describe()}: \"{_short(f.sentence)}\"")
+            lines.append(f'  - {f.describe()}: "{_short(f.sentence)}"')
         if self.undecided:
             lines.append("Not decided (fill these in, then run `benchkg validate`):")
             lines += [f"  - {item}" for item in self.undecided]
@@ -96,8 +135,29 @@ class Draft:
 class _Text(html.parser.HTMLParser):
     """The visible text of an HTML page, a block element a line."""
 
-    BLOCKS = {"p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "br", "tr", "section", "article", "header",
-              "footer", "blockquote", "dd", "dt", "td", "th", "title"}
+    BLOCKS = {
+        "p",
+        "div",
+        "li",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "br",
+        "tr",
+        "section",
+        "article",
+        "header",
+        "footer",
+        "blockquote",
+        "dd",
+        "dt",
+        "td",
+        "th",
+        "title",
+    }
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -196,7 +256,7 @@ def sentences(text: str) -> list[tuple[int, str]]:
     for line in re.finditer(r"[^\n]+", text):
         start = 0
         for m in re.finditer(r"(?<=[.!?])\s+(?=[A-Z\"“'(•¹²³])", line.group()):
-            chunk = line.group()[start:m.start()]
+            chunk = line.group()[start : m.start()]
             if chunk.strip():
                 out.append((line.start() + start, chunk.strip()))
             start = m.end()
@@ -211,10 +271,13 @@ def figures(text: str) -> list[Figure]:
     out = []
     for offset, sentence in sentences(text):
         for m in mentions(sentence):
-            after = sentence[m.end:]
-            before = sentence[max(0, m.start - 12):m.start]
-            if NOT_A_FIGURE.match(after) or re.search(r"[$€£]\s*$|\bUSD\s*$|\bv$|\bversion\s*$", before, re.I) \
-                    or m.multiplier in ("b", "bn", "billion"):
+            after = sentence[m.end :]
+            before = sentence[max(0, m.start - 12) : m.start]
+            if (
+                NOT_A_FIGURE.match(after)
+                or re.search(r"[$€£]\s*$|\bUSD\s*$|\bv$|\bversion\s*$", before, re.I)
+                or m.multiplier in ("b", "bn", "billion")
+            ):
                 continue
             unit = next((what for pattern, what in UNITS if pattern.search(after[:80])), None)
             if unit is None:
@@ -248,7 +311,9 @@ def draft(path: Path, names: Names) -> Draft:
     """
     path = Path(path)
     if path.suffix.lower() not in (".html", ".htm", ".md", ".markdown", ".txt"):
-        raise UsageError(f"{path}: benchkg draft reads a saved .html, .md or .txt page, not {path.suffix or 'a file without an extension'}")
+        raise UsageError(
+            f"{path}: benchkg draft reads a saved .html, .md or .txt page, not {path.suffix or 'a file without an extension'}"
+        )
     try:
         raw = path.read_bytes()
         if len(raw) > 5_000_000:
@@ -271,20 +336,26 @@ def draft(path: Path, names: Names) -> Draft:
     _what_was_measured(record, text, here, names, undecided, lead.sentence if lead else "")
     _on_what(record, text, here, names, found, undecided)
     if lead:
-        record.update({"metric": "throughput", "value": _number(lead.mention.value), "unit": lead.unit,
-                       "scope": lead.scope})
+        record.update(
+            {"metric": "throughput", "value": _number(lead.mention.value), "unit": lead.unit, "scope": lead.scope}
+        )
         others = [f for f in throughput[1:] if f.mention.value != lead.mention.value]
         if others:
-            record["reported"] = [{"metric": "throughput", "value": _number(f.mention.value), "unit": f.unit,
-                                   "scope": f.scope} for f in others]
+            record["reported"] = [
+                {"metric": "throughput", "value": _number(f.mention.value), "unit": f.unit, "scope": f.scope}
+                for f in others
+            ]
     else:
-        undecided.append("the headline number: the text gives no number with a throughput unit (tokens/s, "
-                         "queries/s, samples/s)")
+        undecided.append(
+            "the headline number: the text gives no number with a throughput unit (tokens/s, queries/s, samples/s)"
+        )
     concurrency = next((f for f in found if f.unit == "concurrency"), None)
     if concurrency:
         record["load"] = {"concurrency": int(concurrency.mention.value)}
-    undecided.append("measured_by: vendor (the submitter's own release or post), third-party, or mlcommons (an "
-                     "audited MLPerf result: then give mlperf_result_id)")
+    undecided.append(
+        "measured_by: vendor (the submitter's own release or post), third-party, or mlcommons (an "
+        "audited MLPerf result: then give mlperf_result_id)"
+    )
     record["sources"] = []
     for f in ([lead] if lead else []) + [f for f in found if f is not lead]:
         quote = _short(f.sentence, 400)
@@ -304,12 +375,19 @@ def _stated(record: dict, dotted: str, text: str) -> bool:
     head, _, tail = dotted.partition(".")
     if head in record and (not tail or tail in record[head]):
         return True
-    words = {"parallelism": r"\b(?:tensor|pipeline|expert)[- ]parallel|\bTP\s*=?\s*\d|\bEP\s*=?\s*\d",
-             "accuracy_target": r"\b99(?:\.9)?\s*%|\baccuracy\b", "format_id": r"\b(?:FP|INT|BF)\s?\d+\b|\bprecision\b",
-             "engine_id": r"\bTensorRT|\bvLLM\b|\bSGLang\b|\bengine\b", "mlperf_result_id": r"\b\d\.\d-\d{4}\b",
-             "fabric_exercised": r"\bexercis", "node_count": r"\bnodes?\b", "division": r"\b(?:closed|open)\b",
-             "system_type": r"\b(?:datacenter|data center|edge)\b", "scenario": r"\b(?:offline|server|interactive)\b",
-             "load.concurrency": r"\bconcurren"}
+    words = {
+        "parallelism": r"\b(?:tensor|pipeline|expert)[- ]parallel|\bTP\s*=?\s*\d|\bEP\s*=?\s*\d",
+        "accuracy_target": r"\b99(?:\.9)?\s*%|\baccuracy\b",
+        "format_id": r"\b(?:FP|INT|BF)\s?\d+\b|\bprecision\b",
+        "engine_id": r"\bTensorRT|\bvLLM\b|\bSGLang\b|\bengine\b",
+        "mlperf_result_id": r"\b\d\.\d-\d{4}\b",
+        "fabric_exercised": r"\bexercis",
+        "node_count": r"\bnodes?\b",
+        "division": r"\b(?:closed|open)\b",
+        "system_type": r"\b(?:datacenter|data center|edge)\b",
+        "scenario": r"\b(?:offline|server|interactive)\b",
+        "load.concurrency": r"\bconcurren",
+    }
     return bool(re.search(words.get(dotted, r"$^"), text, re.I))
 
 
@@ -333,8 +411,10 @@ def _what_was_measured(record: dict, text: str, here: str, names: Names, undecid
                 continue
             record.setdefault("division", value)
     if record.get("suite_id", "").startswith("mlperf-inference") and "division" not in record:
-        undecided.append("division: the text does not say closed or open (an MLPerf Inference claim names it; "
-                         "a vendor's post of an MLPerf number is usually closed)")
+        undecided.append(
+            "division: the text does not say closed or open (an MLPerf Inference claim names it; "
+            "a vendor's post of an MLPerf number is usually closed)"
+        )
     if re.search(r"\bdata\s?center\b", text, re.I):
         record["system_type"] = "datacenter"
     elif re.search(r"\bedge\b", text, re.I):
@@ -353,7 +433,9 @@ def _what_was_measured(record: dict, text: str, here: str, names: Names, undecid
         record["scenario"] = scenarios[0]
     elif scenarios:
         record["scenario"] = scenarios[0]
-        undecided.append(f"scenario: the text names {', '.join(scenarios)}; the draft took {scenarios[0]} (near the headline)")
+        undecided.append(
+            f"scenario: the text names {', '.join(scenarios)}; the draft took {scenarios[0]} (near the headline)"
+        )
     models = _named(names, "models", text, here)
     if models:
         record["model_id"] = models[0]
@@ -374,8 +456,10 @@ def _on_what(record: dict, text: str, here: str, names: Names, found: list[Figur
     if chips:
         record["accelerator_ids"] = [chips[0]]
         if len(chips) > 1:
-            undecided.append(f"accelerator_ids: the text names {', '.join(chips)}; the draft took {chips[0]} (nearest "
-                             "the headline): check which ran the number")
+            undecided.append(
+                f"accelerator_ids: the text names {', '.join(chips)}; the draft took {chips[0]} (nearest "
+                "the headline): check which ran the number"
+            )
     else:
         undecided.append("accelerator_ids: no accelerator record is named in the text")
     counts = [f for f in found if f.unit == "accelerators"]
@@ -386,8 +470,10 @@ def _on_what(record: dict, text: str, here: str, names: Names, found: list[Figur
         if others:
             undecided.append(f"accelerator_count: the text also gives {', '.join(map(str, others))}")
     else:
-        undecided.append("accelerator_count: the text states no count (an aggregate needs one: the per-accelerator "
-                         "value divides by it)")
+        undecided.append(
+            "accelerator_count: the text states no count (an aggregate needs one: the per-accelerator "
+            "value divides by it)"
+        )
     nodes = [f for f in found if f.unit == "nodes"]
     if nodes:
         chosen = _beside(nodes, counts, record.get("accelerator_count"))
@@ -395,8 +481,11 @@ def _on_what(record: dict, text: str, here: str, names: Names, found: list[Figur
         others = sorted({int(f.mention.value) for f in nodes} - {record["node_count"]})
         if others:
             undecided.append(f"node_count: the text also gives {', '.join(map(str, others))}")
-    organisations = [o for o in _named(names, "organizations", text, here, exclude=("accelerators", "models", "engines"))
-                     if o not in ("mlcommons", "nvidia", "amd", "intel", "google")]
+    organisations = [
+        o
+        for o in _named(names, "organizations", text, here, exclude=("accelerators", "models", "engines"))
+        if o not in ("mlcommons", "nvidia", "amd", "intel", "google")
+    ]
     if len(organisations) == 1:
         record["submitter_id"] = organisations[0]
     elif organisations:
@@ -428,9 +517,29 @@ def _named(names: Names, kind: str, text: str, here: str, exclude: tuple[str, ..
     return sorted(hits, key=lambda r: (r not in near, -hits[r], r))
 
 
-ORDER = ("id", "title", "suite_id", "division", "system_type", "scenario", "model_id", "format_id", "engine_id",
-         "accelerator_ids", "accelerator_count", "node_count", "metric", "value", "unit", "scope", "reported", "load",
-         "submitter_id", "sources", "omitted_by_source")
+ORDER = (
+    "id",
+    "title",
+    "suite_id",
+    "division",
+    "system_type",
+    "scenario",
+    "model_id",
+    "format_id",
+    "engine_id",
+    "accelerator_ids",
+    "accelerator_count",
+    "node_count",
+    "metric",
+    "value",
+    "unit",
+    "scope",
+    "reported",
+    "load",
+    "submitter_id",
+    "sources",
+    "omitted_by_source",
+)
 
 
 def _ordered(record: dict) -> dict:

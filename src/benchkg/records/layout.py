@@ -13,6 +13,7 @@ A record id the repository shares with the reference set must hold the same byte
 harmless); a different record under a reference id is an input error, and so is a saved query named
 like a built-in one: a leaderboard means one thing wherever it is run.
 """
+
 from __future__ import annotations
 
 import os
@@ -59,22 +60,26 @@ def read_config(path: Path) -> dict:
         text = path.read_text(encoding="utf-8")
         table = tomllib.loads(text)
     except OSError as e:
-        raise InputError([InputProblem(path, None, "", f"cannot read: {e.strerror or e}")]) from None
+        raise InputError.at(path, None, "", f"cannot read: {e.strerror or e}") from None
     except UnicodeDecodeError:
-        raise InputError([InputProblem(path, None, "", "not valid UTF-8")]) from None
+        raise InputError.at(path, None, "", "not valid UTF-8") from None
     except tomllib.TOMLDecodeError as e:
-        raise InputError([InputProblem(path, getattr(e, "lineno", None), "", f"not valid TOML: {e}")]) from None
+        raise InputError.at(path, getattr(e, "lineno", None), "", f"not valid TOML: {e}") from None
     config = table.get("benchkg", {})
-    problems = [InputProblem(path, 1, f"/{key}", "unknown table; benchkg.toml has one table, [benchkg]")
-                for key in table if key != "benchkg"]
+    problems = [
+        InputProblem(path, 1, f"/{key}", "unknown table; benchkg.toml has one table, [benchkg]")
+        for key in table
+        if key != "benchkg"
+    ]
     if not isinstance(config, dict):
         problems.append(InputProblem(path, 1, "/benchkg", "must be a table: [benchkg]"))
         config = {}
     for key, value in config.items():
         line = next((n for n, row in enumerate(text.splitlines(), 1) if row.strip().startswith(key)), None)
         if key not in _KEYS:
-            problems.append(InputProblem(path, line, f"/benchkg/{key}",
-                                         f"unknown setting {key!r}; settings: {', '.join(_KEYS)}"))
+            problems.append(
+                InputProblem(path, line, f"/benchkg/{key}", f"unknown setting {key!r}; settings: {', '.join(_KEYS)}")
+            )
         elif not isinstance(value, _KEYS[key]):
             problems.append(InputProblem(path, line, f"/benchkg/{key}", "expected true or false"))
     if problems:
@@ -124,8 +129,11 @@ def reference_names(folder: Path = REFERENCE_DIR) -> list[tuple[str, str]]:
     for kind in (*REFERENCE_KINDS, *AUDITED):
         prefix = AUDITED.get(kind, "")
         if (Path(folder) / kind).is_dir():
-            out += [(kind, name) for name in os.listdir(Path(folder) / kind)
-                    if name.endswith(".json") and name.startswith(prefix) and not name.startswith(".")]
+            out += [
+                (kind, name)
+                for name in os.listdir(Path(folder) / kind)
+                if name.endswith(".json") and name.startswith(prefix) and not name.startswith(".")
+            ]
     return sorted(out)
 
 

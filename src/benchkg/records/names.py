@@ -5,17 +5,31 @@ One index serves the command line (a parameter, ``show`` or ``compare`` accepts 
 case-insensitively, and says which record it took) and ``benchkg draft`` (which finds records named
 in a blog post's text).
 """
+
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
 from benchkg.kernel.errors import UsageError
 
 #: the kinds whose records people name in prose and on the command line
-NAMED_KINDS = ("accelerators", "models", "engines", "formats", "organizations", "suites", "interconnects", "systems",
-               "benchmarks", "gotchas", "sources")
+NAMED_KINDS = (
+    "accelerators",
+    "models",
+    "engines",
+    "formats",
+    "organizations",
+    "suites",
+    "interconnects",
+    "systems",
+    "benchmarks",
+    "gotchas",
+    "sources",
+)
 
 
 def key(name: str) -> str:
@@ -142,8 +156,6 @@ def resolve(names: Names, kinds, typed: str, what: str = "") -> Resolved:
 
     :raises UsageError: when it names none (with the closest names) or several (with their ids).
     """
-    import difflib
-
 
     found = [(kind, rid) for kind in kinds for rid in names.resolve(kind, typed)]
     if len(found) == 1:
@@ -157,8 +169,11 @@ def resolve(names: Names, kinds, typed: str, what: str = "") -> Resolved:
     # "GB300"), then names spelt alike
     pattern = re.compile(_pattern(typed), re.I) if len(key(typed)) >= 2 else None
     order = {k: i for i, k in enumerate(NAMED_KINDS)}
-    holding = [rid for (kind, rid), ns in sorted(names.names.items(), key=lambda kv: (order.get(kv[0][0], 99), kv[0][1]))
-               if kind in kinds and pattern is not None and any(pattern.search(n) for n in ns)]
+    holding = [
+        rid
+        for (kind, rid), ns in sorted(names.names.items(), key=lambda kv: (order.get(kv[0][0], 99), kv[0][1]))
+        if kind in kinds and pattern is not None and any(pattern.search(n) for n in ns)
+    ]
     close = difflib.get_close_matches(key(typed), list(keys), n=6, cutoff=0.6)
     ids = list(dict.fromkeys(holding + [rid for k in close for rid in sorted(keys[k])]))[:4]
     hint = f"; did you mean {', '.join(ids)}?" if ids else ""

@@ -3,6 +3,7 @@
 Loading is all-or-nothing: every problem in every file is collected, and if there is any the
 caller gets one :class:`InputError` listing them all (exit 2) before anything is written.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -78,12 +79,16 @@ def bounded_number(text: str) -> int | Decimal:
     """
     if re.fullmatch(r"-?\d+", text):
         if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
-            raise ValueError(f"{text[:24]}{'…' if len(text) > 24 else ''} has {len(text.lstrip('-'))} digits; "
-                             f"a whole number has at most {MAX_INTEGER_DIGITS}")
+            raise ValueError(
+                f"{text[:24]}{'…' if len(text) > 24 else ''} has {len(text.lstrip('-'))} digits; "
+                f"a whole number has at most {MAX_INTEGER_DIGITS}"
+            )
         return int(text)
     if len(text) > 64:
-        raise ValueError(f"{text[:24]}… is {len(text)} characters long; write the number with at most "
-                         f"{MAX_DECIMAL_PLACES} decimal places")
+        raise ValueError(
+            f"{text[:24]}… is {len(text)} characters long; write the number with at most "
+            f"{MAX_DECIMAL_PLACES} decimal places"
+        )
     value = Decimal(text)  # the text is short: this cannot hang
     sign, digits, exponent = value.as_tuple()
     if isinstance(exponent, int) and exponent < -MAX_DECIMAL_PLACES:
@@ -145,8 +150,9 @@ def parse_json(raw: bytes) -> dict:
     if not text.strip():
         raise _Reject("", "file is empty; a record is one JSON object", 1)
     try:
-        data = json.loads(text, parse_float=_number, parse_int=_number, parse_constant=_no_constant,
-                          object_pairs_hook=_pairs)
+        data = json.loads(
+            text, parse_float=_number, parse_int=_number, parse_constant=_no_constant, object_pairs_hook=_pairs
+        )
     except json.JSONDecodeError as e:
         raise _Reject("", f"malformed JSON: {e.msg} (column {e.colno})", e.lineno)
     except RecursionError:
@@ -169,8 +175,12 @@ def parse_json(raw: bytes) -> dict:
     if "\\ud" in text.lower():  # only an escape makes a lone surrogate: UTF-8 cannot hold one
         pointer = _lone_surrogate(data)
         if pointer is not None:
-            raise _Reject(pointer, "holds a lone UTF-16 surrogate (an escape like \\ud800 without its pair); "
-                                   "it is not text: remove it or write the whole character", None)
+            raise _Reject(
+                pointer,
+                "holds a lone UTF-16 surrogate (an escape like \\ud800 without its pair); "
+                "it is not text: remove it or write the whole character",
+                None,
+            )
     return data
 
 
@@ -232,11 +242,14 @@ def reserved_id(record_id: str) -> str:
     ("'index.html' is reserved (the ", '')
     """
     if record_id in RESERVED_IDS:
-        return (f"{record_id!r} is reserved (a query parameter set to any matches every record); rename the file "
-                "and its id")
+        return (
+            f"{record_id!r} is reserved (a query parameter set to any matches every record); rename the file and its id"
+        )
     if record_id.startswith(RESERVED_PREFIX):
-        return (f"{record_id!r} is reserved (the site writes index.html, index.ttl and index.jsonld beside each "
-                "kind's records); rename the file and its id")
+        return (
+            f"{record_id!r} is reserved (the site writes index.html, index.ttl and index.jsonld beside each "
+            "kind's records); rename the file and its id"
+        )
     return ""
 
 
@@ -270,8 +283,9 @@ def _suggest(name: str, choices) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def check_fields(data: dict, fields: dict[str, Field], pointer: str = "",
-                 shapes: frozenset[str] | None = None) -> list[tuple[str, str]]:
+def check_fields(
+    data: dict, fields: dict[str, Field], pointer: str = "", shapes: frozenset[str] | None = None
+) -> list[tuple[str, str]]:
     """Type-check ``data`` against ``fields``; return (pointer, message) for each problem.
     ``shapes`` are the shape names a field may name (benchkg's by default).
 
@@ -290,8 +304,15 @@ def check_fields(data: dict, fields: dict[str, Field], pointer: str = "",
     return problems
 
 
-_JSON_TYPE = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer",
-              Decimal: "number", type(None): "null"}
+_JSON_TYPE = {
+    dict: "object",
+    list: "array",
+    str: "string",
+    bool: "boolean",
+    int: "integer",
+    Decimal: "number",
+    type(None): "null",
+}
 
 
 def _check_value(value, spec: Field, where: str, shapes: frozenset[str] | None = None) -> list[tuple[str, str]]:
@@ -360,7 +381,9 @@ def shape_names(shape_dirs: tuple[Path, ...] = ()) -> frozenset[str]:
     True
     """
     pattern = re.compile(r"^bkshape:([A-Za-z0-9_.-]+)\s+a\s+sh:", re.M)
-    return frozenset(name for path in shape_files(shape_dirs) for name in pattern.findall(path.read_text(encoding="utf-8")))
+    return frozenset(
+        name for path in shape_files(shape_dirs) for name in pattern.findall(path.read_text(encoding="utf-8"))
+    )
 
 
 class _TooBig(Exception):
@@ -413,13 +436,16 @@ def read_bytes(path: Path, attempts: int = 5) -> tuple[bytes, str]:
             if not stat.S_ISREG(before.st_mode):
                 raise _TooBig("not a regular file; a record is a plain .json file")
             if before.st_size > MAX_FILE_BYTES:
-                raise _TooBig(f"file is {before.st_size / 1e6:.1f} MB; a record must be under "
-                              f"{MAX_FILE_BYTES // 1_000_000} MB")
+                raise _TooBig(
+                    f"file is {before.st_size / 1e6:.1f} MB; a record must be under {MAX_FILE_BYTES // 1_000_000} MB"
+                )
             f.seek(0)
             raw = f.read(MAX_FILE_BYTES + 1)
             if len(raw) > MAX_FILE_BYTES:
-                raise _TooBig(f"file is over {MAX_FILE_BYTES // 1_000_000} MB; a record must be under "
-                              f"{MAX_FILE_BYTES // 1_000_000} MB")
+                raise _TooBig(
+                    f"file is over {MAX_FILE_BYTES // 1_000_000} MB; a record must be under "
+                    f"{MAX_FILE_BYTES // 1_000_000} MB"
+                )
             after = os.fstat(f.fileno())
             if _same_state(before, after):
                 return raw, stat_key(before)
@@ -431,6 +457,7 @@ def read_record(path: Path, kind: str) -> Record:
 
     :raises InputError: naming the file, line and field of every problem.
     """
+
     def fail(problems: list[tuple[str, str, int | None]]):
         lines = None
         out = []
@@ -480,14 +507,21 @@ def record_names(data_dir: Path) -> list[tuple[str, str]]:
     files are input errors. Names, not Paths: at 100k files, Paths cost a second.
     """
     if not data_dir.is_dir():
-        raise InputError([InputProblem(data_dir, None, "", "data folder not found; pass --data DIR or set BENCHKG_DATA")])
+        raise InputError.at(data_dir, None, "", "data folder not found; pass --data DIR or set BENCHKG_DATA")
     problems: list[InputProblem] = []
     files: list[tuple[str, str]] = []
     for entry in sorted(data_dir.iterdir()):
         if entry.name.startswith(".") or entry.name in IGNORED_FILES:
             continue
         if not entry.is_dir() or entry.name not in KINDS:
-            problems.append(InputProblem(entry, None, "", f"{entry.name!r} is not a record kind folder{_suggest(entry.name, KINDS)}; kinds: {', '.join(KINDS)}"))
+            problems.append(
+                InputProblem(
+                    entry,
+                    None,
+                    "",
+                    f"{entry.name!r} is not a record kind folder{_suggest(entry.name, KINDS)}; kinds: {', '.join(KINDS)}",
+                )
+            )
             continue
         for item in sorted(os.scandir(entry), key=lambda e: e.name):
             name = item.name
@@ -496,9 +530,16 @@ def record_names(data_dir: Path) -> list[tuple[str, str]]:
             if not name.endswith(".json"):
                 problems.append(InputProblem(entry / name, None, "", "not a .json record file; move it out of data/"))
             elif not ID_PATTERN.match(name[:-5]):
-                problems.append(InputProblem(entry / name, None, "", f"{name[:-5]!r} is not a record id (lower-case letters, "
-                                             f"digits, '.' and '-', starting with a letter or digit: "
-                                             f"{ID_PATTERN.pattern}); rename the file and its id"))
+                problems.append(
+                    InputProblem(
+                        entry / name,
+                        None,
+                        "",
+                        f"{name[:-5]!r} is not a record id (lower-case letters, "
+                        f"digits, '.' and '-', starting with a letter or digit: "
+                        f"{ID_PATTERN.pattern}); rename the file and its id",
+                    )
+                )
             else:
                 problem = _not_a_regular_file(item)
                 if problem:
@@ -516,7 +557,11 @@ def _not_a_regular_file(item: os.DirEntry) -> str | None:
     try:
         if item.is_file():
             return None
-        return "is a directory, not a record file" if item.is_dir() else "not a regular file; a record is a plain .json file"
+        return (
+            "is a directory, not a record file"
+            if item.is_dir()
+            else "not a regular file; a record is a plain .json file"
+        )
     except OSError as e:  # a symlink loop
         return f"cannot read: {e.strerror or e}"
 
@@ -548,7 +593,9 @@ def load_records(data_dir: Path) -> list[Record]:
             continue
         key = (kind, record.id)
         if key in seen:
-            problems.append(InputProblem(path, record.line("/id"), "/id", f"duplicate id {record.id!r}, also in {seen[key]}"))
+            problems.append(
+                InputProblem(path, record.line("/id"), "/id", f"duplicate id {record.id!r}, also in {seen[key]}")
+            )
             continue
         seen[key] = path
         records.append(record)
@@ -575,9 +622,16 @@ def record_entries(data_dir: Path) -> list[tuple[str, str, str]]:
         if (kind, name) in reference:
             mine, theirs = Path(data_dir, kind, name), Path(folder, kind, name)
             if mine.read_bytes() != theirs.read_bytes():
-                problems.append(InputProblem(mine, 1, "/id", f"{kind}/{name[:-5]} is a record of benchkg's reference "
-                                             f"set ({theirs}) with other content; delete this copy to use "
-                                             f"the reference record, or give yours a new id"))
+                problems.append(
+                    InputProblem(
+                        mine,
+                        1,
+                        "/id",
+                        f"{kind}/{name[:-5]} is a record of benchkg's reference "
+                        f"set ({theirs}) with other content; delete this copy to use "
+                        f"the reference record, or give yours a new id",
+                    )
+                )
             del reference[(kind, name)]
     if problems:
         raise InputError(problems)

@@ -5,14 +5,15 @@ makes the folder a data repository, :mod:`benchkg.records.layout`), a ``.gitigno
 example claim with its system, a pre-commit config and a GitHub workflow that run
 ``benchkg validate``, and a README.
 """
+
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from benchkg.kernel.version import __version__
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.resources import PACKAGE
+from benchkg.kernel.version import __version__
 from benchkg.records.schema import KINDS
 
 #: benchkg's repository: the pre-commit hook and the GitHub Action (its action.yml) live there
@@ -38,15 +39,17 @@ def init_repo(target: Path) -> list[Path]:
     >>> [str(p.relative_to(repo)) for p in init_repo(repo)][:3]
     ['benchkg.toml', '.gitignore', '.pre-commit-config.yaml']
     >>> from benchkg.api import open
-    >>> [f.shape for f in open(repo / "data", persist=False).validate() if f.severity == "violation"]
+    >>> [f.shape for f in open(repo / "data").validate() if f.severity == "violation"]
     []
 
     :raises UsageError: if ``target`` is a file or a folder with something in it.
     """
     target = Path(target)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
-        raise UsageError(f"{target} is not an empty folder; benchkg init writes a new data repository "
-                         f"(pick a new folder, or add benchkg.toml to an existing one by hand: see its README)")
+        raise UsageError(
+            f"{target} is not an empty folder; benchkg init writes a new data repository "
+            f"(pick a new folder, or add benchkg.toml to an existing one by hand: see its README)"
+        )
     written = []
     for name, template in FILES.items():
         text = (TEMPLATES / template).read_text(encoding="utf-8")
@@ -68,6 +71,8 @@ def _write(path: Path, text: str) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     except OSError as e:
-        raise UsageError(f"cannot write {path}: {e.strerror or e}; choose a folder you can write "
-                         f"(benchkg init DIR makes DIR and everything in it)") from None
+        raise UsageError(
+            f"cannot write {path}: {e.strerror or e}; choose a folder you can write "
+            f"(benchkg init DIR makes DIR and everything in it)"
+        ) from None
     return path

@@ -3,16 +3,27 @@
 One table serves the loader (types, unknown fields), the mapping (predicates) and the
 reporting (predicate -> field name, to point a finding at the JSON that caused it).
 """
+
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 
 KINDS = (
-    "benchmarks", "systems", "accelerators", "interconnects", "engines", "formats",
-    "models", "organizations", "suites", "sources", "gotchas",
+    "benchmarks",
+    "systems",
+    "accelerators",
+    "interconnects",
+    "engines",
+    "formats",
+    "models",
+    "organizations",
+    "suites",
+    "sources",
+    "gotchas",
 )
 
 #: kind -> the class of its records (CURIE).
@@ -96,8 +107,14 @@ def _common(**fields: Field) -> dict[str, Field]:
 
 
 def _quantity(pred: str, cls: str = "qudt:QuantityValue") -> Field:
-    return O(pred, cls, metric=V("bk:metric", "metric"), value=N("qudt:value"),
-             unit=Field("unit", "qudt:hasUnit"), scope=V("bk:scope", "scope"))
+    return O(
+        pred,
+        cls,
+        metric=V("bk:metric", "metric"),
+        value=N("qudt:value"),
+        unit=Field("unit", "qudt:hasUnit"),
+        scope=V("bk:scope", "scope"),
+    )
 
 
 BENCHMARK = {
@@ -122,14 +139,25 @@ BENCHMARK = {
     "system_name": S("bk:systemName"),
     "accelerator_ids": L("bk:accelerator", R("bk:accelerator", "accelerators")),
     "accelerator_count": I("bk:acceleratorCount"),
-    "accelerator_mix": L("bk:acceleratorShare", O("bk:acceleratorShare", "bk:AcceleratorShare",
-                                                 accelerator_id=R("bk:accelerator", "accelerators"),
-                                                 count=I("bk:count"))),
+    "accelerator_mix": L(
+        "bk:acceleratorShare",
+        O(
+            "bk:acceleratorShare",
+            "bk:AcceleratorShare",
+            accelerator_id=R("bk:accelerator", "accelerators"),
+            count=I("bk:count"),
+        ),
+    ),
     "node_count": I("bk:nodeCount"),
     "interconnect_ids": L("bk:interconnect", R("bk:interconnect", "interconnects")),
-    "parallelism": O("bk:parallelism", "bk:ParallelLayout",
-                     tensor=I("bk:tensorParallel"), pipeline=I("bk:pipelineParallel"),
-                     expert=I("bk:expertParallel"), data=I("bk:dataParallel")),
+    "parallelism": O(
+        "bk:parallelism",
+        "bk:ParallelLayout",
+        tensor=I("bk:tensorParallel"),
+        pipeline=I("bk:pipelineParallel"),
+        expert=I("bk:expertParallel"),
+        data=I("bk:dataParallel"),
+    ),
     "disaggregated": B("bk:disaggregated"),
     "fabric_exercised": B("bk:fabricExercised"),
     "clock_state": S("bk:clockState"),
@@ -143,29 +171,53 @@ BENCHMARK = {
     "unit": Field("unit", "qudt:hasUnit"),
     "scope": V("bk:scope", "scope"),
     "reported": L("bk:reported", _quantity("bk:reported")),
-    "points": L("bk:point", O("bk:point", "bk:CurvePoint",
-                             concurrency=I("bk:concurrency"), system_tps=N("bk:systemTps"), total_tps=N("bk:totalTps"),
-                             tps_per_user=N("bk:tpsPerUser"), ttft_ms=N("bk:ttftMs"),
-                             ttft_percentile=N("bk:ttftPercentile"))),
+    "points": L(
+        "bk:point",
+        O(
+            "bk:point",
+            "bk:CurvePoint",
+            concurrency=I("bk:concurrency"),
+            system_tps=N("bk:systemTps"),
+            total_tps=N("bk:totalTps"),
+            tps_per_user=N("bk:tpsPerUser"),
+            ttft_ms=N("bk:ttftMs"),
+            ttft_percentile=N("bk:ttftPercentile"),
+        ),
+    ),
     # how
-    "load": O("bk:load", "bk:LoadSpec", arrival=V("bk:arrival", "arrival"),
-              target_qps=N("bk:targetQps"), min_duration_ms=I("bk:minDurationMs"),
-              min_query_count=I("bk:minQueryCount"), concurrency=I("bk:concurrency")),
+    "load": O(
+        "bk:load",
+        "bk:LoadSpec",
+        arrival=V("bk:arrival", "arrival"),
+        target_qps=N("bk:targetQps"),
+        min_duration_ms=I("bk:minDurationMs"),
+        min_query_count=I("bk:minQueryCount"),
+        concurrency=I("bk:concurrency"),
+    ),
     "latency_constraints_met": B("bk:latencyConstraintsMet"),
-    "power": O("bk:power", "bk:PowerMeasurement", measured=B("bk:powerMeasured"),
-               watts=N("bk:watts")),
+    "power": O("bk:power", "bk:PowerMeasurement", measured=B("bk:powerMeasured"), watts=N("bk:watts")),
     # who and how sure
     "measured_by": V("bk:measuredBy", "measured-by"),
     "submitter_id": R("bk:submitter", "organizations"),
     "reproducible": B("bk:reproducible"),
-    "verification": O("bk:verification", "bk:Verification",
-                      status=V("bk:verificationStatus", "verification-status"),
-                      label=V("bk:verificationLabel", "verification-label"),
-                      confidence=N("bk:confidence")),
+    "verification": O(
+        "bk:verification",
+        "bk:Verification",
+        status=V("bk:verificationStatus", "verification-status"),
+        label=V("bk:verificationLabel", "verification-label"),
+        confidence=N("bk:confidence"),
+    ),
     "updated": D("dcterms:modified"),
-    "sources": L("bk:citation", O("bk:citation", "bk:Citation",
-                                 source_id=R("bk:source", "sources"), quote=S("bk:quote"),
-                                 retrieved=D("bk:retrieved"))),
+    "sources": L(
+        "bk:citation",
+        O(
+            "bk:citation",
+            "bk:Citation",
+            source_id=R("bk:source", "sources"),
+            quote=S("bk:quote"),
+            retrieved=D("bk:retrieved"),
+        ),
+    ),
     "mlperf_result_id": S("bk:mlperfResultId"),
     "inferred": B("bk:inferred"),
     "omitted_by_source": L("bk:omittedBySource", Field("field-name", "bk:omittedBySource")),
@@ -175,12 +227,30 @@ BENCHMARK = {
 #: the fields of an MLPerf system description (``systems/<Platform>.json``) a system record keeps
 #: verbatim, as its submitter wrote them: what the hardware is, how it is connected, what ran it.
 DESCRIPTION_FIELDS = (
-    "system_name", "status", "number_of_nodes", "host_processor_model_name", "host_processors_per_node",
-    "host_processor_core_count", "host_processor_interconnect", "host_memory_capacity", "host_networking",
-    "host_networking_topology", "host_network_card_count", "accelerator_model_name", "accelerators_per_node",
-    "accelerator_memory_capacity", "accelerator_memory_configuration", "accelerator_host_interconnect",
-    "accelerator_interconnect", "accelerator_interconnect_topology", "cooling", "hw_notes", "framework",
-    "other_software_stack", "operating_system", "sw_notes",
+    "system_name",
+    "status",
+    "number_of_nodes",
+    "host_processor_model_name",
+    "host_processors_per_node",
+    "host_processor_core_count",
+    "host_processor_interconnect",
+    "host_memory_capacity",
+    "host_networking",
+    "host_networking_topology",
+    "host_network_card_count",
+    "accelerator_model_name",
+    "accelerators_per_node",
+    "accelerator_memory_capacity",
+    "accelerator_memory_configuration",
+    "accelerator_host_interconnect",
+    "accelerator_interconnect",
+    "accelerator_interconnect_topology",
+    "cooling",
+    "hw_notes",
+    "framework",
+    "other_software_stack",
+    "operating_system",
+    "sw_notes",
 )
 
 
@@ -206,8 +276,11 @@ SYSTEM = _common(
     host_processor=S("bk:hostProcessor"),
     host_processor_count=I("bk:hostProcessorCount"),
     interconnect_ids=L("bk:interconnect", R("bk:interconnect", "interconnects")),
-    description=O("bk:systemDescription", "bk:SystemDescription",
-                  **{name: S(description_predicate(name)) for name in DESCRIPTION_FIELDS}),
+    description=O(
+        "bk:systemDescription",
+        "bk:SystemDescription",
+        **{name: S(description_predicate(name)) for name in DESCRIPTION_FIELDS},
+    ),
 )
 
 SCHEMA: dict[str, dict[str, Field]] = {
@@ -222,18 +295,31 @@ SCHEMA: dict[str, dict[str, Field]] = {
         memory_gb=N("bk:memoryGB"),
         memory_bandwidth_tbs=N("bk:memoryBandwidthTBs"),
         interconnect_ids=L("bk:interconnect", R("bk:interconnect", "interconnects")),
-        interconnect_sources=L("bk:fabricCitation", O("bk:fabricCitation", "bk:FabricCitation",
-                                                      interconnect_id=R("bk:interconnect", "interconnects"),
-                                                      source_id=R("bk:source", "sources"),
-                                                      quote=S("bk:quote"))),
+        interconnect_sources=L(
+            "bk:fabricCitation",
+            O(
+                "bk:fabricCitation",
+                "bk:FabricCitation",
+                interconnect_id=R("bk:interconnect", "interconnects"),
+                source_id=R("bk:source", "sources"),
+                quote=S("bk:quote"),
+            ),
+        ),
         aliases=L("skos:altLabel", S("skos:altLabel")),
         released=D("bk:released"),
         tdp_w=N("bk:tdpWatts"),
-        peak_tflops=O("bk:peakTflops", "bk:PeakThroughput", bf16=N("bk:tflopsBF16"), fp8=N("bk:tflopsFP8"),
-                      fp4=N("bk:tflopsFP4")),
-        spec_sources=O("bk:specSources", "bk:SpecSources", memory_gb=R("bk:memorySource", "sources"),
-                       memory_bandwidth_tbs=R("bk:bandwidthSource", "sources"), tdp_w=R("bk:tdpSource", "sources"),
-                       peak_tflops=R("bk:peakSource", "sources"), released=R("bk:releasedSource", "sources")),
+        peak_tflops=O(
+            "bk:peakTflops", "bk:PeakThroughput", bf16=N("bk:tflopsBF16"), fp8=N("bk:tflopsFP8"), fp4=N("bk:tflopsFP4")
+        ),
+        spec_sources=O(
+            "bk:specSources",
+            "bk:SpecSources",
+            memory_gb=R("bk:memorySource", "sources"),
+            memory_bandwidth_tbs=R("bk:bandwidthSource", "sources"),
+            tdp_w=R("bk:tdpSource", "sources"),
+            peak_tflops=R("bk:peakSource", "sources"),
+            released=R("bk:releasedSource", "sources"),
+        ),
     ),
     "interconnects": _common(
         vendor_id=R("bk:vendor", "organizations"),
@@ -248,8 +334,12 @@ SCHEMA: dict[str, dict[str, Field]] = {
         parameters_b=N("bk:parametersBillions"),
         active_parameters_b=N("bk:activeParametersBillions"),
         architecture=S("bk:architecture"),
-        spec_sources=O("bk:specSources", "bk:SpecSources", parameters_b=R("bk:parametersSource", "sources"),
-                       active_parameters_b=R("bk:activeParametersSource", "sources")),
+        spec_sources=O(
+            "bk:specSources",
+            "bk:SpecSources",
+            parameters_b=R("bk:parametersSource", "sources"),
+            active_parameters_b=R("bk:activeParametersSource", "sources"),
+        ),
     ),
     "organizations": _common(),
     "suites": _common(
@@ -271,16 +361,23 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "title": S("rdfs:label"),
         "statement": S("bk:statement"),
         "notes": S("skos:note"),
-        "applies_to": O("bk:appliesTo", "bk:Applicability",
-                        suites=L("bk:appliesToSuite", R("bk:appliesToSuite", "suites")),
-                        scenarios=L("bk:appliesToScenario", V("bk:appliesToScenario", "scenario")),
-                        metrics=L("bk:appliesToMetric", V("bk:appliesToMetric", "metric")),
-                        fields=L("bk:appliesToField", Field("field-name", "bk:appliesToField")),
-                        measured_by=L("bk:appliesToMeasuredBy", V("bk:appliesToMeasuredBy", "measured-by"))),
+        "applies_to": O(
+            "bk:appliesTo",
+            "bk:Applicability",
+            suites=L("bk:appliesToSuite", R("bk:appliesToSuite", "suites")),
+            scenarios=L("bk:appliesToScenario", V("bk:appliesToScenario", "scenario")),
+            metrics=L("bk:appliesToMetric", V("bk:appliesToMetric", "metric")),
+            fields=L("bk:appliesToField", Field("field-name", "bk:appliesToField")),
+            measured_by=L("bk:appliesToMeasuredBy", V("bk:appliesToMeasuredBy", "measured-by")),
+        ),
         "finding_shapes": L("bk:findingShape", Field("shape", "bk:findingShape")),
-        "compares": O("bk:compares", "bk:ComparisonRule", dimension=V("bk:dimension", "dimension"),
-                      between=L("bk:betweenValue", S("bk:betweenValue")),
-                      metrics=L("bk:comparesMetric", V("bk:comparesMetric", "metric"))),
+        "compares": O(
+            "bk:compares",
+            "bk:ComparisonRule",
+            dimension=V("bk:dimension", "dimension"),
+            between=L("bk:betweenValue", S("bk:betweenValue")),
+            metrics=L("bk:comparesMetric", V("bk:comparesMetric", "metric")),
+        ),
         "evidence_ids": L("bk:evidence", R("bk:evidence", "sources")),
         "severity": V("bk:severity", "severity"),
     },

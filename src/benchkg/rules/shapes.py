@@ -1,5 +1,6 @@
 """The shapes as benchkg loads them (every ``*.ttl`` of benchkg's ``shapes/`` and a data repository's
 own) and one SHACL result before it is located in a record file, whichever engine gave it."""
+
 from __future__ import annotations
 
 import re
@@ -29,7 +30,6 @@ def load_shapes(shape_dirs: Path | tuple[Path, ...] = ()):
     """Parse every ``*.ttl`` of ``shape_dirs`` (a folder or several; benchkg's shapes by default) into
     one rdflib graph."""
     from rdflib import Graph
-
 
     graph = Graph()
     for path in shape_files((shape_dirs,) if isinstance(shape_dirs, (str, Path)) else tuple(shape_dirs)):

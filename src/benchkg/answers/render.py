@@ -1,0 +1,96 @@
+"""An :class:`~benchkg.answers.answering.Answer` as the command line shows it: the rows in one
+format, and the lines said under them (caveats, notes, disclosures); its chart to a file.
+
+The formats for people (``table``, ``markdown``) carry the notes under the rows; the data formats
+(csv, json, the SPARQL results formats) keep stdout for the rows, and the notes go to stderr.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from benchkg.answers.caveats import format_caveats
+from benchkg.answers.curves import to_curve_chart
+from benchkg.answers.disclosure import with_marks
+from benchkg.answers.results import CHART_ROWS, FORMATS, TableOptions, to_chart, to_table
+from benchkg.kernel.errors import UsageError
+
+#: the formats for people: notes under the rows, on stdout
+FOR_PEOPLE = ("table", "markdown")
+
+
+@dataclass
+class Rendered:
+    """What a command prints: ``out`` (the rows), then ``notes`` (to stderr when ``data``); ``resolved``
+    (which record each name typed stands for) always goes to stderr."""
+
+    out: str
+    notes: list[str] = field(default_factory=list)
+    data: bool = False
+    resolved: list[str] = field(default_factory=list)
+
+
+def render(answer, fmt: str = "table", *, offset: int = 0, columns: tuple[str, ...] = (), wide: bool = False):
+    """The answer's rows in ``fmt`` (a name of :data:`benchkg.answers.results.FORMATS`), with what is
+    said under them: the names resolved, the comparison caveats, the notes and the disclosures.
+
+    >>> from benchkg.api import open
+    >>> answer = open("data").answer("leaderboard", {"scenario": "server"}, limit=3, cite=True)
+    >>> shown = render(answer, "markdown")
+    >>> shown.out.splitlines()[0].endswith("| cite |"), shown.data, shown.notes[-1].splitlines()[1][:5]
+    (True, False, '[^1]:')
+    """
+    markdown = fmt == "markdown"
+    shown = answer.results
+    if answer.disclosure is not None and answer.disclosure.notes:
+        shown = with_marks(shown, answer.disclosure, markdown=markdown)
+    if fmt == "table":
+        cite = answer.disclosure is not None
+        options = TableOptions(
+            columns=columns,
+            wide=wide,
+            importance=(("cite",) if cite else ()) + answer.saved.columns,
+            whole=answer.saved.whole,
+            title=answer.title,
+        )
+        out = to_table(shown, total=shown.count, offset=offset, more=shown.more, options=options)
+    else:
+        out = FORMATS[fmt](shown)
+    notes = ["\n" + n for n in filter(None, [format_caveats(answer.caveats, shown.count), *answer.notes()])]
+    if answer.disclosure is not None and (answer.disclosure.notes or answer.disclosure.tail):
+        notes.append("\n" + "\n".join(answer.disclosure.lines(markdown=markdown)))
+    return Rendered(out, notes, data=fmt not in FOR_PEOPLE, resolved=[f"({note})" for note in answer.resolved])
+
+
+def check_chart(saved, path: Path, queries: dict) -> None:
+    """Refuse a chart a query cannot draw, before it runs.
+
+    :raises UsageError: for a query without a chart (naming those with one) or a file that is not
+        ``.png`` or ``.svg``.
+    """
+    if saved.chart is None:
+        with_charts = ", ".join(n for n, q in queries.items() if q.chart)
+        raise UsageError(f"query {saved.name} has no chart; queries with charts: {with_charts}")
+    if Path(path).suffix.lower() not in (".png", ".svg"):
+        raise UsageError(f"--chart writes .png or .svg, not {Path(path).name!r}")
+
+
+def draw(answer, path: Path, *, title: str | None = None, limit: int | None = None) -> None:
+    """The answer's chart to ``path`` (PNG or SVG): the curves themselves for a query read at equal
+    interactivity, else a bar per row (the first ``limit``, 25 by default)."""
+    saved = answer.saved
+    if saved.then == "at-interactivity":  # the curves, with the interactivity asked
+        to_curve_chart(answer.results, path, title=title or f"{saved.name}: {answer.title.split(': ', 1)[-1]}")
+        return
+    shown = answer.results
+    if answer.disclosure is not None and answer.disclosure.notes:
+        shown = with_marks(shown, answer.disclosure)
+    to_chart(
+        shown,
+        path,
+        *saved.chart,
+        title=title or f"{saved.name}: {saved.summary}",
+        limit=limit or CHART_ROWS,
+        axis=saved.axis,
+    )
