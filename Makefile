@@ -35,8 +35,8 @@ check: install lint
 	$(BIN)/python -m pytest -m "not external and not slow" $(PYTEST_WORKERS)
 
 lint: install
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests conftest.py
+	$(BIN)/ruff format --check src tests conftest.py
 
 # The static site of data/ in ./site (open site/index.html).
 site: install
