@@ -145,6 +145,9 @@ def to_table(
     go (named below), and last a long name is shortened in the middle. A last line says which
     rows of how many it shows.
 
+    Longer than most: choosing the columns, their widths and the shortening is one decision over
+    the whole table; the steps are :func:`_importance`, :func:`_shorten_column` and the layout here.
+
     >>> from pyoxigraph import Literal
     >>> rows = [{"claim": Literal(f"mlperf-6.0-00{n}-llama2-70b-99-server"), "value": Literal(str(10 * n))} for n in (12, 34)]
     >>> print(to_table(Results(["claim", "value"], rows), width=30))
@@ -666,21 +669,7 @@ def to_chart(
         labels = [f"{text} [vendor]" if v else text for text, v in zip(labels, vendor)]
     height = 2.2 + 0.55 * max(len(rows), 1)
     fig, ax = plt.subplots(figsize=(10, height))
-    bars = ax.barh(range(len(rows)), values, color="#4477aa", edgecolor="#224466", linewidth=0.5)
-    derived_any = False
-    for bar, row, v in zip(bars, rows, vendor):
-        derived = row.get("derived") is not None and row["derived"].value == "true"
-        derived_any |= derived
-        if derived:
-            bar.set_hatch("//")
-            bar.set_facecolor("#88aacc")
-        if v:
-            bar.set_facecolor("#ee9955")
-            bar.set_hatch("xx" + ("//" if derived else ""))
-        gotchas = row.get("gotchas")
-        n = len(gotchas.value.split()) if gotchas is not None and gotchas.value else 0
-        text = f" {format_number(row[value].value)}" + (f"  ⚠ {n} caveat{'s' if n != 1 else ''}" if n else "")
-        ax.text(bar.get_width(), bar.get_y() + bar.get_height() / 2, text, va="center", fontsize=8)
+    derived_any = _bars(ax, rows, value, values, vendor)
     ax.set_yticks(range(len(rows)), labels, fontsize=8)
     ax.invert_yaxis()
     lower = unit in LOWER_IS_BETTER
@@ -699,13 +688,41 @@ def to_chart(
         notes.append("orange, crossed, [vendor]: measured by the vendor, not audited")
     note = "; ".join(notes)
 
+    _save(fig, path, title, note, height)
+
+
+def _bars(ax, rows: list[dict], value: str, values: list[float], vendor: list[bool]) -> bool:
+    """The bars, each with its number and caveat count: derived values hatched, the vendor's own
+    orange and crossed (told apart by pattern, not colour alone); whether any is derived."""
+    bars = ax.barh(range(len(rows)), values, color="#4477aa", edgecolor="#224466", linewidth=0.5)
+    derived_any = False
+    for bar, row, v in zip(bars, rows, vendor):
+        derived = row.get("derived") is not None and row["derived"].value == "true"
+        derived_any |= derived
+        if derived:
+            bar.set_hatch("//")
+            bar.set_facecolor("#88aacc")
+        if v:
+            bar.set_facecolor("#ee9955")
+            bar.set_hatch("xx" + ("//" if derived else ""))
+        gotchas = row.get("gotchas")
+        n = len(gotchas.value.split()) if gotchas is not None and gotchas.value else 0
+        text = f" {format_number(row[value].value)}" + (f"  ⚠ {n} caveat{'s' if n != 1 else ''}" if n else "")
+        ax.text(bar.get_width(), bar.get_y() + bar.get_height() / 2, text, va="center", fontsize=8)
+    return derived_any
+
+
+def _save(fig, path, title: str, note: str, height: float) -> None:
+    """Title over the figure, the note under it, and the chart written to ``path`` (PNG or SVG), the
+    same bytes for the same chart."""
+    import matplotlib.pyplot as plt
+
     lines = textwrap.wrap(title, 110) or [title]
     fig.suptitle("\n".join(lines), x=0.01, ha="left", fontsize=10)  # over the whole figure: never clipped by the labels
     if note:
         fig.text(0.01, 0.01, "\n".join(textwrap.wrap(note, 150)), fontsize=7, color="#555555")
     bottom = 0.16 * len(textwrap.wrap(note, 150)) / height if note else 0  # inches of text over the height
     fig.tight_layout(rect=(0, bottom, 1, 1 - (0.2 * len(lines) + 0.1) / height))
-
     buffer = io.BytesIO()
     fmt = Path(path).suffix.lstrip(".").lower()
     # the same chart, the same bytes: no date in the file, SVG ids from a fixed salt

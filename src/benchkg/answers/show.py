@@ -56,12 +56,32 @@ def describe(
     """A readable page about one record (fields as written, derived values, references to it (by kind
     with counts when there are many, every id with ``all_referrers``), gotchas that apply, findings,
     and what MLPerf's terms in it mean)."""
-
     kind, path = find_record_path(Path(data_dir), ident)
     record_id = path.stem
     iri = record_iri(base, kind, record_id)
     data = read_record(path, kind).data  # as benchkg reads it: 72.0 is the count 72
     lines = [f"{kind}/{record_id}", f"  IRI   {iri}", f"  file  {path}", ""]
+    lines += _fields(data)
+    lines += _derived(store, iri)
+    if kind == "systems":
+        lines += _system_fabrics(store, iri)
+    if kind == "benchmarks":
+        lines += _compute_bound(store, record_id, base)
+    lines += _referrers(store, iri, base, all_referrers)
+    if kind == "benchmarks":
+        lines += _gotchas(store, iri)
+    mine = [f for f in findings if f.focus == f"{kind}/{record_id}"]
+    lines += ["", "findings:"] + ([f"  {f}" for f in mine] or ["  none"])
+    terms = terms_in(data)
+    if terms:
+        lines += ["", "what its terms mean (benchkg explain TERM):"]
+        lines += [f"  {t}: {TERMS[t]}" for t in terms]
+    return "\n".join(lines)
+
+
+def _fields(data: dict) -> list[str]:
+    """The record's fields as written (a system's description verbatim, one line per part)."""
+    lines = []
     for key, value in data.items():
         if key == "id":
             continue
@@ -71,6 +91,11 @@ def describe(
             continue
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=_number)
         lines.append(f"  {key}: {text}")
+    return lines
+
+
+def _derived(store, iri: str) -> list[str]:
+    """The values benchkg derived for a claim (per accelerator), marked as not stated by the source."""
     derived = run_sparql(
         store,
         f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
@@ -78,52 +103,45 @@ def describe(
         SELECT ?value ?unit ?scope WHERE {{ <{iri}> bk:derivedValue ?d .
           ?d qudt:value ?value ; bk:scope ?scope . OPTIONAL {{ ?d qudt:hasUnit ?unit }} }}""",
     )
-    for row in derived.rows:
-        lines.append(
-            f"  derived: {short(row['value'])} {short(row.get('unit'))} {short(row['scope'])} "
-            f"(= value ÷ accelerator_count; not stated by the source)"
-        )
-    if kind == "systems":
-        lines += _system_fabrics(store, iri)
-    if kind == "benchmarks":
-        lines += _compute_bound(store, record_id, base)
+    return [
+        f"  derived: {short(row['value'])} {short(row.get('unit'))} {short(row['scope'])} "
+        f"(= value ÷ accelerator_count; not stated by the source)"
+        for row in derived.rows
+    ]
+
+
+def _referrers(store, iri: str, base: str, all_referrers: bool) -> list[str]:
+    """The records that refer to it: every one when few (or ``all_referrers``), else counts by kind."""
     refs = run_sparql(
         store,
         f"""SELECT DISTINCT ?s WHERE {{ ?s ?p <{iri}> .
         FILTER(STRSTARTS(STR(?s), "{base}id/") && !CONTAINS(STR(?s), "#")) }} ORDER BY ?s""",
     )
-    if refs.rows:
-        referrers = [_kind_id(r["s"].value, base) for r in refs.rows]
-        if all_referrers or len(referrers) <= REFERRERS_LISTED:
-            lines += ["", "referred to by:"] + [f"  {r}" for r in referrers]
-        else:
-            by_kind: dict[str, list[str]] = {}
-            for r in referrers:
-                by_kind.setdefault(r.split("/", 1)[0], []).append(r.split("/", 1)[-1])
-            lines += ["", f"referred to by {len(referrers):,} records (--all lists them):"]
-            lines += [
-                f"  {k}: {len(ids):,}" + (f" ({', '.join(ids[:3])}{', …' if len(ids) > 3 else ''})")
-                for k, ids in sorted(by_kind.items(), key=lambda kv: (-len(kv[1]), kv[0]))
-            ]
-    if kind == "benchmarks":
-        gotchas = run_sparql(
-            store,
-            f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
-            PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
-            SELECT ?g ?title ?severity WHERE {{ <{iri}> bk:caveat ?g . ?g rdfs:label ?title .
-              OPTIONAL {{ ?g bk:severity ?severity }} }} ORDER BY ?g""",
-        )
-        lines += ["", "gotchas that apply:"]
-        lines += [f"  [{short(r.get('severity'))}] {short(r['g'])}: {r['title'].value}" for r in gotchas.rows] or [
-            "  none"
-        ]
-    mine = [f for f in findings if f.focus == f"{kind}/{record_id}"]
-    lines += ["", "findings:"] + ([f"  {f}" for f in mine] or ["  none"])
-    terms = terms_in(data)
-    if terms:
-        lines += ["", "what its terms mean (benchkg explain TERM):"]
-        lines += [f"  {t}: {TERMS[t]}" for t in terms]
-    return "\n".join(lines)
+    if not refs.rows:
+        return []
+    referrers = [_kind_id(r["s"].value, base) for r in refs.rows]
+    if all_referrers or len(referrers) <= REFERRERS_LISTED:
+        return ["", "referred to by:"] + [f"  {r}" for r in referrers]
+    by_kind: dict[str, list[str]] = {}
+    for r in referrers:
+        by_kind.setdefault(r.split("/", 1)[0], []).append(r.split("/", 1)[-1])
+    return ["", f"referred to by {len(referrers):,} records (--all lists them):"] + [
+        f"  {k}: {len(ids):,}" + (f" ({', '.join(ids[:3])}{', …' if len(ids) > 3 else ''})")
+        for k, ids in sorted(by_kind.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    ]
+
+
+def _gotchas(store, iri: str) -> list[str]:
+    """The gotchas that apply to a claim, with their severity."""
+    gotchas = run_sparql(
+        store,
+        f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
+        PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+        SELECT ?g ?title ?severity WHERE {{ <{iri}> bk:caveat ?g . ?g rdfs:label ?title .
+          OPTIONAL {{ ?g bk:severity ?severity }} }} ORDER BY ?g""",
+    )
+    rows = [f"  [{short(r.get('severity'))}] {short(r['g'])}: {r['title'].value}" for r in gotchas.rows]
+    return ["", "gotchas that apply:"] + (rows or ["  none"])
 
 
 def _system_fabrics(store, iri: str) -> list[str]:

@@ -325,6 +325,10 @@ def build_graph(
 ) -> BuildResult:
     """Bring the store up to date with ``data_dir`` and return it.
 
+    Longer than most on purpose: it is the crash-safe build's steps in the order they must happen
+    (read the state, plan from every record read, mark the build begun, write, drop, finish), each
+    a function of its own; split further, the order would be spread over several places.
+
     :param store: an open store to update; by default the persistent store beside the data
         (``persist=True``) or a fresh in-memory one.
     :param progress: optional callable ``(done, total)`` for a progress bar.

@@ -222,10 +222,45 @@ def _points(rows: list[dict]) -> list[dict]:
 
 
 def _claim(cid: str, rows: list[dict], source_id: str) -> dict:
+    """A configuration's claim: its run, its headline (the highest tokens/s per GPU of its points),
+    every point, the source quoted at the headline and a note on how the figures are counted."""
     row = rows[0]
     gpus, decode = _gpus(row)
     best = max(rows, key=lambda r: _number(r["metrics"]["tput_per_gpu"]))
-    value = _number(best["metrics"]["tput_per_gpu"])
+    record = _run(cid, row, gpus)
+    record.update(
+        {
+            "metric": "throughput",
+            "value": _json_number(_number(best["metrics"]["tput_per_gpu"])),
+            "unit": "tokens/s",
+            "scope": "per-accelerator",
+            "points": _points(rows),
+            "measured_by": "third-party",
+            "submitter_id": "semianalysis",
+        }
+    )
+    if row.get("date"):
+        record["updated"] = row["date"]
+    record["sources"] = [
+        {
+            "source_id": source_id,
+            "quote": f"{best.get('run_url') or row['hardware']}: conc {best['conc']}, tput_per_gpu "
+            f"{best['metrics']['tput_per_gpu']}, median_intvty {best['metrics']['median_intvty']}",
+        }
+    ]
+    record["omitted_by_source"] = ["fabric_exercised"] + ([] if "node_count" in record else ["node_count"])
+    split = " (prefill + decode), where InferenceX's output_tput_per_gpu divides by the decode GPUs only"
+    record["notes"] = (
+        "InferenceX's tput_per_gpu counts input and output tokens over all the run's GPUs; the headline "
+        f"is the highest, at concurrency {best['conc']}. Each point's system_tps is output tokens/s of the whole "
+        f"system (output_tput_per_gpu × {decode} decode GPUs); benchkg's per-GPU figures divide by all {gpus} GPUs"
+        f"{split if row.get('disagg') else ''}."
+    )
+    return record
+
+
+def _run(cid: str, row: dict, gpus: int) -> dict:
+    """What ran: id and title, suite, model, format, engine, sequence lengths, chips, layout."""
     layout = (
         f"disaggregated: {row['num_prefill_gpu']} prefill + {row['num_decode_gpu']} decode GPUs"
         if row.get("disagg")
@@ -258,41 +293,6 @@ def _claim(cid: str, rows: list[dict], source_id: str) -> dict:
     if isinstance(row.get("decode_tp"), int) and isinstance(row.get("decode_ep"), int):
         record["parallelism"] = {"tensor": row["decode_tp"], "expert": row["decode_ep"]}
     record["disaggregated"] = bool(row.get("disagg"))
-    record.update(
-        {
-            "metric": "throughput",
-            "value": _json_number(value),
-            "unit": "tokens/s",
-            "scope": "per-accelerator",
-            "points": _points(rows),
-            "measured_by": "third-party",
-            "submitter_id": "semianalysis",
-        }
-    )
-    if row.get("date"):
-        record["updated"] = row["date"]
-    record["sources"] = [
-        {
-            "source_id": source_id,
-            "quote": f"{best.get('run_url') or row['hardware']}: conc {best['conc']}, tput_per_gpu "
-            f"{best['metrics']['tput_per_gpu']}, median_intvty {best['metrics']['median_intvty']}",
-        }
-    ]
-    record["omitted_by_source"] = ["fabric_exercised"] + ([] if "node_count" in record else ["node_count"])
-    record["notes"] = (
-        "InferenceX's tput_per_gpu counts input and output tokens over all the run's GPUs; the headline "
-        "is the highest, at concurrency %d. Each point's system_tps is output tokens/s of the whole "
-        "system (output_tput_per_gpu × %d decode GPUs); benchkg's per-GPU figures divide by all %d GPUs"
-        "%s."
-        % (
-            best["conc"],
-            decode,
-            gpus,
-            " (prefill + decode), where InferenceX's output_tput_per_gpu divides by the decode GPUs only"
-            if row.get("disagg")
-            else "",
-        )
-    )
     return record
 
 
@@ -303,21 +303,40 @@ def import_inferencex(path: Path, out_dir: Path, report: ImportReport | None = N
     """
     path, out_dir = Path(path), Path(out_dir)
     report = report or ImportReport()
+    rows = _read_rows(path)
+    source_id = slug(f"inferencex-export-{path.stem}")
+    claims = _claims(_configurations(rows, report, progress), report)
+    if claims:
+        _write_support(out_dir, report, path, source_id)
+    for cid, group in sorted(claims.items()):
+        report.wrote("benchmarks", write_record(out_dir, "benchmarks", _claim(cid, group, source_id)))
+    report.imported["inferencex configurations"] = len(claims)
+    report.imported["inferencex points"] = sum(len(g) for g in claims.values())
+    return report
+
+
+def _read_rows(path: Path) -> list[dict]:
+    """The checked rows of an export.
+
+    :raises InputError: for a file that is not an InferenceX export, naming the row and key at fault.
+    """
     if not path.is_file():
         raise InputError.at(path, None, "", "not a regular file; pass an InferenceX benchmarks JSON export")
-    if path.stat().st_size > MAX_BYTES:
+    size = path.stat().st_size
+    if size > MAX_BYTES:
         raise InputError.at(
-            path,
-            None,
-            "",
-            f"{path.stat().st_size / 1e6:,.0f} MB is not an InferenceX export (under {MAX_BYTES // 10**6} MB)",
+            path, None, "", f"{size / 1e6:,.0f} MB is not an InferenceX export (under {MAX_BYTES // 10**6} MB)"
         )
     try:
         rows = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as e:
         raise InputError.at(path, None, "", f"not JSON: {e}") from None
     check_rows(path, rows)
-    source_id = slug(f"inferencex-export-{path.stem}")
+    return rows
+
+
+def _configurations(rows: list[dict], report: ImportReport, progress) -> dict[tuple, list[dict]]:
+    """The rows benchkg has records for, grouped by configuration (the rest reported, not guessed)."""
     configurations: dict[tuple, list[dict]] = {}
     for n, row in enumerate(rows, 1):
         if progress:
@@ -331,6 +350,11 @@ def import_inferencex(path: Path, out_dir: Path, report: ImportReport | None = N
             report.skip("model or precision benchkg has no record of")
             continue
         configurations.setdefault(tuple(json.dumps(row.get(k)) for k in CONFIGURATION), []).append(row)
+    return configurations
+
+
+def _claims(configurations: dict[tuple, list[dict]], report: ImportReport) -> dict[str, list[dict]]:
+    """One claim per configuration, by id: the points of its newest run (older runs reported)."""
     claims: dict[str, list[dict]] = {}
     for group in configurations.values():
         newest = max(str(r.get("date") or "") for r in group)
@@ -342,29 +366,22 @@ def import_inferencex(path: Path, out_dir: Path, report: ImportReport | None = N
         while cid in claims:
             cid, k = f"{stem}-{k}", k + 1
         claims[cid] = kept
-    if claims:
-        if read_record_json(out_dir, "organizations", "semianalysis") is None:
-            report.wrote("organizations", write_record(out_dir, "organizations", PUBLISHER))
-        if read_record_json(out_dir, "suites", "inferencex") is None:
-            report.wrote("suites", write_record(out_dir, "suites", SUITE))
-        report.wrote(
-            "sources",
-            write_record(
-                out_dir,
-                "sources",
-                {
-                    "id": source_id,
-                    "name": f"InferenceX benchmarks export {path.name}",
-                    "kind": "dataset",
-                    "publisher_id": "semianalysis",
-                    "url": "https://inferencex.semianalysis.com/",
-                    "notes": "A user's own export of InferenceX benchmark rows (the dashboard API's format); GPL-licensed "
-                    "data of its publisher, imported here, never shipped by benchkg.",
-                },
-            ),
-        )
-    for cid, group in sorted(claims.items()):
-        report.wrote("benchmarks", write_record(out_dir, "benchmarks", _claim(cid, group, source_id)))
-    report.imported["inferencex configurations"] = len(claims)
-    report.imported["inferencex points"] = sum(len(g) for g in claims.values())
-    return report
+    return claims
+
+
+def _write_support(out_dir: Path, report: ImportReport, path: Path, source_id: str) -> None:
+    """The publisher and suite when the data has not got them, and this export as a source."""
+    if read_record_json(out_dir, "organizations", "semianalysis") is None:
+        report.wrote("organizations", write_record(out_dir, "organizations", PUBLISHER))
+    if read_record_json(out_dir, "suites", "inferencex") is None:
+        report.wrote("suites", write_record(out_dir, "suites", SUITE))
+    source = {
+        "id": source_id,
+        "name": f"InferenceX benchmarks export {path.name}",
+        "kind": "dataset",
+        "publisher_id": "semianalysis",
+        "url": "https://inferencex.semianalysis.com/",
+        "notes": "A user's own export of InferenceX benchmark rows (the dashboard API's format); GPL-licensed "
+        "data of its publisher, imported here, never shipped by benchkg.",
+    }
+    report.wrote("sources", write_record(out_dir, "sources", source))

@@ -373,27 +373,10 @@ def _claim(state: _Round, round_dir: Path, row: dict, report: ImportReport) -> d
     system = state.descriptions[system_path]
     parts, accelerator_count, notes = compute_device(row, system)
     acc_ids = [state.aliases.get(name.lower()) for name, _ in parts]
-    if None in acc_ids:
-        for (name, _), acc in zip(parts, acc_ids):
-            if acc is None:
-                report.unknown(f"accelerator: {name}")
-        report.skip("accelerator or processor not in the reviewed table")
-        return None
     unit = UNITS.get(row.get("Performance_Units"))
-    if unit is None or row.get("Performance_Result") in (None, ""):
-        report.skip("no headline result or unknown unit")
+    if _skipped(row, parts, acc_ids, unit, accelerator_count, report):
         return None
-    if not accelerator_count:
-        report.skip(
-            "accelerator count not stated (a# empty, no Total Accelerators, none in the system description): "
-            "an aggregate needs its count"
-        )
-        return None
-    fabric: list[str] = []
-    if system:
-        for key in ("accelerator_interconnect", "accelerator_host_interconnect", "host_networking"):
-            fabric += fabric_ids(system.get(key, ""), *state.fabric_rules[1:], report)
-    fabric = list(dict.fromkeys(fabric))
+    fabric = _fabric(state, system, report)
     system_type = row["Suite"].split(",") if "," in row["Suite"] else row["Suite"]
     mix = (
         [{"accelerator_id": acc, "count": c} for acc, (_, c) in zip(acc_ids, parts) if c]
@@ -401,21 +384,7 @@ def _claim(state: _Round, round_dir: Path, row: dict, report: ImportReport) -> d
         else None
     )
     sid, nodes = system_id(state.version, row), int(row.get("Nodes") or 1)
-    _add_system(
-        state.systems,
-        sid,
-        row,
-        system,
-        state.suite_id,
-        state.source_id,
-        state.repo_url,
-        system_type,
-        acc_ids,
-        accelerator_count,
-        mix,
-        nodes,
-        fabric,
-    )
+    _add_system(state, sid, row, system, system_type, acc_ids, accelerator_count, mix, nodes, fabric)
     rec = _claim_fields(state, row, system, unit, system_type)
     rec.update(
         {
@@ -436,6 +405,36 @@ def _claim(state: _Round, round_dir: Path, row: dict, report: ImportReport) -> d
     state.used["models"].add(rec["model_id"])
     state.used["interconnects"].update(fabric)
     return rec
+
+
+def _skipped(row: dict, parts, acc_ids: list, unit, accelerator_count, report: ImportReport) -> bool:
+    """Whether a result row is left out, with the reason in ``report``: a chip the reviewed table does
+    not know, no headline result, or no accelerator count (an aggregate needs its count)."""
+    if None in acc_ids:
+        for (name, _), acc in zip(parts, acc_ids):
+            if acc is None:
+                report.unknown(f"accelerator: {name}")
+        report.skip("accelerator or processor not in the reviewed table")
+        return True
+    if unit is None or row.get("Performance_Result") in (None, ""):
+        report.skip("no headline result or unknown unit")
+        return True
+    if not accelerator_count:
+        report.skip(
+            "accelerator count not stated (a# empty, no Total Accelerators, none in the system description): "
+            "an aggregate needs its count"
+        )
+        return True
+    return False
+
+
+def _fabric(state: _Round, system: dict | None, report: ImportReport) -> list[str]:
+    """The interconnects a system description names, through the reviewed rules (unknown text reported)."""
+    fabric: list[str] = []
+    if system:
+        for key in ("accelerator_interconnect", "accelerator_host_interconnect", "host_networking"):
+            fabric += fabric_ids(system.get(key, ""), *state.fabric_rules[1:], report)
+    return list(dict.fromkeys(fabric))
 
 
 def _claim_fields(state: _Round, row: dict, system: dict | None, unit: tuple, system_type) -> dict:
@@ -506,13 +505,10 @@ def _claim_provenance(state: _Round, row: dict, system: dict | None, rec: dict, 
 
 
 def _add_system(
-    systems: dict,
+    state: _Round,
     sid: str,
     row: dict,
     system: dict | None,
-    suite_id: str,
-    source_id: str,
-    repo_url: str | None,
     system_type,
     acc_ids: list[str],
     count: int,
@@ -521,6 +517,7 @@ def _add_system(
     fabric: list[str],
 ) -> None:
     """Record the system a result ran on (once per system; its count is the largest any result used)."""
+    systems, suite_id, source_id, repo_url = state.systems, state.suite_id, state.source_id, state.repo_url
     if sid in systems:
         systems[sid]["accelerator_count"] = max(systems[sid]["accelerator_count"], count)
         return
@@ -585,6 +582,12 @@ def _write_support(out_dir, report, version, suite_id, source_id, used, table, f
     if licence:
         source["license"] = licence
     w("sources", source)
+    _write_named(w, out_dir, used, fabrics)
+    _write_accelerators(w, out_dir, used, table, source_id)
+
+
+def _write_named(w, out_dir, used: dict, fabrics: dict) -> None:
+    """The organisations, models, formats, engines and interconnects the claims name, where missing."""
     for org_id, name in sorted(used["organizations"]):
         if read_record_json(out_dir, "organizations", org_id) is None:
             w("organizations", {"id": org_id, "name": name})
@@ -606,6 +609,11 @@ def _write_support(out_dir, report, version, suite_id, source_id, used, table, f
                 rec["vendor_id"] = slug(spec["vendor"])
             rec["kind"] = spec["kind"]
             w("interconnects", rec)
+
+
+def _write_accelerators(w, out_dir, used: dict, table: dict, source_id: str) -> None:
+    """Each accelerator the claims name, from the reviewed table: added, or extended with its aliases,
+    variant and this source (a curated field is never overwritten)."""
     for acc in sorted(used["accelerators"]):
         spec = table[acc]
         vendor = slug(spec["vendor"])

@@ -113,28 +113,10 @@ def request(
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ConnectFailed(f"{parts.scheme or 'no'} scheme: the store's URL starts with http:// or https://")
     limits = timeouts.bounded()
-    if parts.scheme == "https":
-        conn = http.client.HTTPSConnection(
-            parts.hostname, parts.port, timeout=limits.connect, context=ssl.create_default_context()
-        )
-    else:
-        conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=limits.connect)
+    conn = _connection(parts, limits.connect)
     target = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
-    expired = threading.Event()
-
-    def expire() -> None:
-        expired.set()
-        sock = conn.sock
-        if sock is not None:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)  # wakes a read that waits for the next trickle
-            except OSError:
-                pass
-
-    timer = threading.Timer(limits.total, expire)
-    timer.daemon = True
+    timer, expired = _deadline(conn, limits.total)
     started = time.monotonic()
-    timer.start()
     try:
         try:
             conn.connect()
@@ -166,6 +148,35 @@ def request(
     finally:
         timer.cancel()
         conn.close()
+
+
+def _connection(parts, connect_s: float) -> http.client.HTTPConnection:
+    """An HTTP or HTTPS (certificates checked) connection to the URL's host, not yet opened."""
+    if parts.scheme == "https":
+        return http.client.HTTPSConnection(
+            parts.hostname, parts.port, timeout=connect_s, context=ssl.create_default_context()
+        )
+    return http.client.HTTPConnection(parts.hostname, parts.port, timeout=connect_s)
+
+
+def _deadline(conn, total_s: float) -> tuple[threading.Timer, threading.Event]:
+    """A started timer that, after ``total_s``, sets the event and shuts the connection's socket (which
+    wakes a read waiting for the next trickle); cancel it when the request is done."""
+    expired = threading.Event()
+
+    def expire() -> None:
+        expired.set()
+        sock = conn.sock
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    timer = threading.Timer(total_s, expire)
+    timer.daemon = True
+    timer.start()
+    return timer, expired
 
 
 def _read(response, max_bytes: int, expired: threading.Event) -> bytes:
