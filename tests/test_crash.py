@@ -99,21 +99,25 @@ def test_a_build_cut_off_anywhere_is_repaired_by_the_next(data, tmp_path):
     edited = export(data)
     assert edited != expected
     rng = random.Random(SEED)
-    cut = 0
-    for round_ in range(ROUNDS):
+    cut = round_ = 0
+    while cut < ROUNDS and round_ < 3 * ROUNDS:  # a round whose build finished first is run again
         put_back(files)
         assert build(data).returncode == 0 and export(data) == expected
         edit_values(data)
         proc = subprocess.Popen(
             [*BENCHKG, "build", "--data", str(data)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
-        time.sleep(rng.uniform(0.2, span))
+        time.sleep(rng.uniform(0.2, max(span, 0.3)))
         proc.send_signal(signal.SIGKILL if round_ % 2 == 0 else signal.SIGINT)
-        cut += proc.wait() != 0
+        finished = proc.wait() == 0
+        cut += not finished
+        if finished:  # the machine builds faster than when the span was measured (less load now)
+            span *= 0.6
         put_back(files)  # the edits undone: the next build must give back exactly the old numbers
         done = build(data)
         assert done.returncode == 0, done.stderr
         assert export(data) == expected, f"round {round_}: the store holds what the files do not say"
+        round_ += 1
     assert cut >= ROUNDS // 2, "the builds finished before they were cut off: nothing was tested"
 
 
@@ -186,8 +190,8 @@ def test_files_edited_while_a_build_reads_them_are_built_by_the_next(data, tmp_p
     started = time.monotonic()
     assert build(data).returncode == 0
     span = time.monotonic() - started
-    during = 0
-    for round_ in range(EDIT_ROUNDS):
+    during = round_ = 0
+    while during < EDIT_ROUNDS and round_ < 3 * EDIT_ROUNDS:  # a round whose build finished first is run again
         edit_values(data)  # a build with work to do
         proc = subprocess.Popen(
             [*BENCHKG, "build", "--data", str(data)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
@@ -200,8 +204,12 @@ def test_files_edited_while_a_build_reads_them_are_built_by_the_next(data, tmp_p
                 path.write_bytes(
                     VALUE.sub(lambda m: m.group(1) + str(rng.randint(1, 10**6)).encode(), path.read_bytes(), count=1)
                 )
-        during += proc.poll() is None
+        running = proc.poll() is None
+        during += running
+        if not running:  # the machine builds faster than when the span was measured (less load now)
+            span *= 0.6
         assert proc.wait(timeout=600) == 0, proc.stderr.read()
         assert build(data).returncode == 0
         assert export(data) == clean_export(data, tmp_path), f"round {round_}: an edit made during the build was lost"
+        round_ += 1
     assert during >= EDIT_ROUNDS // 2, "the builds finished before the edits: nothing was tested"

@@ -4,6 +4,7 @@ with SIGKILL leaves no worker process running."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 import signal
@@ -17,6 +18,7 @@ import urllib.request
 import pytest
 
 import benchkg
+from benchkg.publish.serve import _answer
 from conftest import DATA, FULL_DATA
 from servers import free_port, wait_for
 
@@ -158,6 +160,31 @@ def test_a_killed_server_leaves_no_query_running(data):
     while alive(workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not alive(workers), f"still running after serve was killed: {alive(workers)}"
+
+
+@pytest.mark.parametrize("parent_alive", [True, False], ids=["its-fork-server-runs", "its-fork-server-is-gone"])
+def test_a_query_worker_whose_fork_server_is_gone_ends_at_once(tmp_path, parent_alive):
+    """Regression: a query worker forked just before ``serve`` (and with it the fork server) was
+    killed, and not yet sworn to die with its parent, was adopted by init and ran its cartesian
+    query for good (seen under load: 20 minutes of CPU). Told its fork server's pid, a worker whose
+    parent is another process ends before it reads the query."""
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    parent = os.getpid() if parent_alive else gone.pid
+    query = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f }"
+    args = (send, str(tmp_path / "no-store"), query, "", "", 10**6, time.time() + 0.5, False, parent)
+    worker = context.Process(target=_answer, args=args)
+    worker.start()
+    send.close()
+    worker.join(30)
+    if parent_alive:  # it runs: no store built yet, so it answers 503 when its time is up
+        assert worker.exitcode == 0 and receive.recv()[0] == 503
+    else:
+        assert worker.exitcode == -signal.SIGKILL
+        with pytest.raises(EOFError):  # killed before it answered anything
+            receive.recv()
 
 
 def _ignore(call):

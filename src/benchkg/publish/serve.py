@@ -114,6 +114,7 @@ def _answer(
     max_bytes: int,
     give_up_at: float,
     allow_service: bool = False,
+    forkserver_pid: int | None = None,
 ) -> None:
     """In a worker process: run ``query`` on the last complete build of the store (opened read-only),
     send (status, type, body). While a build writes, that is the copy it made before its first
@@ -121,7 +122,9 @@ def _answer(
     build finished) the query runs again on the store. With no complete build at all (a first
     build, or one cut off) it waits until ``give_up_at`` (time.time()) and answers 503."""
 
-    die_with_parent()  # killing serve (even with SIGKILL) leaves no query running
+    # killing serve (even with SIGKILL) leaves no query running: the fork server dies with serve, and
+    # this worker with the fork server; one whose fork server died before it got here ends at once
+    die_with_parent(forkserver_pid)
     if not allow_service and uses_service(query):  # parsed here: a query that is slow to parse is killed too
         conn.send(
             (
@@ -390,6 +393,7 @@ class Handler(BaseHTTPRequestHandler):
                     self.limits.max_bytes,
                     time.time() + self.limits.timeout - 0.5,
                     self.limits.allow_service,
+                    getattr(forkserver._forkserver, "_forkserver_pid", None),  # the worker's parent
                 ),
             )
             worker.start()
