@@ -199,6 +199,7 @@ def test_the_readme_lists_thirty_questions_each_one_command():
         ), command
 
 
+@pytest.mark.slow  # every question on the full data/, against MLCommons' own summaries
 @pytest.mark.parametrize(
     "question,command",
     [qc for qc in QUESTIONS if shlex.split(qc[1])[0] == "query" and shlex.split(qc[1])[1] in MLPERF_CHECKS],
