@@ -505,17 +505,18 @@ class KnowledgeGraph:
             published_at=published_at,
         )
 
-    def server(self, host: str = "127.0.0.1", port: int = 7878, limits: Limits | None = None):
-        """A read-only SPARQL endpoint on the built store (:func:`benchkg.publish.serve.make_server`),
-        not yet serving: call its ``serve_forever()``. The store is let go of first: each query
-        opens it read-only in a process of its own, and this process may build meanwhile.
+    def server(self, host: str = "127.0.0.1", port: int = 7878, limits: Limits | None = None, progress=None):
+        """A read-only SPARQL endpoint on the store, built first (``progress`` as for :meth:`build`),
+        not yet serving: call its ``serve_forever()`` (:func:`benchkg.publish.serve.make_server`). The
+        store is let go of first: each query opens it read-only in a process of its own, and this
+        process may build meanwhile.
 
         >>> server = open("data").server(port=0)
         >>> server.server_address[0], server.server_address[1] > 0
         ('127.0.0.1', True)
         >>> server.server_close()
         """
-        self.build()
+        self.build(progress=progress)
         path = store_dir_for(self.data)
         self.close()
         close_store(path)

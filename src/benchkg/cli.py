@@ -461,7 +461,6 @@ def serve(
     from benchkg.api import Limits
 
     kg = _open(data)
-    _build(kg)
     limits = Limits(
         timeout=timeout,
         max_bytes=int(max_result_mb * 2**20),
@@ -469,7 +468,8 @@ def serve(
         allow_service=allow_service,
         hosts=tuple(h.lower() for h in allow_host),
     )
-    server = kg.server(host, port, limits)
+    with _progress("building") as cb:
+        server = kg.server(host, port, limits, progress=cb)
     del kg  # the workers open the store read-only; the CLI may open it meanwhile
     _echo(
         f"benchkg SPARQL endpoint on http://{host}:{server.server_address[1]}/query "

@@ -28,11 +28,10 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 from decimal import Decimal
-from pathlib import Path
 
 from pyoxigraph import Literal, NamedNode
 
-from benchkg.kernel.atomic import write_atomic
+from benchkg.answers.results import save_figure
 from benchkg.kernel.rows import Results
 from benchkg.kernel.vocab import PREFIXES
 
@@ -253,7 +252,6 @@ def to_curve_chart(results, path, title: str = "") -> None:
     """The frontiers of an at-interactivity answer (lines through their points, dominated points faint)
     with the asked interactivity as a dashed line and each curve's reading on it (hollow where
     interpolated), written to PNG or SVG."""
-    import io
 
     import matplotlib
 
@@ -302,9 +300,4 @@ def to_curve_chart(results, path, title: str = "") -> None:
         color="#555555",
     )
     fig.tight_layout(rect=(0, 0.03, 1, 1 - 0.03 * len(lines)))
-    buffer = io.BytesIO()
-    fmt = Path(path).suffix.lstrip(".").lower()
-    with plt.rc_context({"svg.hashsalt": "benchkg"}):
-        fig.savefig(buffer, format=fmt, metadata={"Date": None} if fmt in ("svg", "pdf") else {"Software": None})
-    plt.close(fig)
-    write_atomic(Path(path), buffer.getvalue())
+    save_figure(fig, path)

@@ -688,7 +688,7 @@ def to_chart(
         notes.append("orange, crossed, [vendor]: measured by the vendor, not audited")
     note = "; ".join(notes)
 
-    _save(fig, path, title, note, height)
+    _title_note_and_save(fig, path, title, note, height)
 
 
 def _bars(ax, rows: list[dict], value: str, values: list[float], vendor: list[bool]) -> bool:
@@ -712,20 +712,24 @@ def _bars(ax, rows: list[dict], value: str, values: list[float], vendor: list[bo
     return derived_any
 
 
-def _save(fig, path, title: str, note: str, height: float) -> None:
-    """Title over the figure, the note under it, and the chart written to ``path`` (PNG or SVG), the
-    same bytes for the same chart."""
-    import matplotlib.pyplot as plt
-
+def _title_note_and_save(fig, path, title: str, note: str, height: float) -> None:
+    """Title over the figure, the note under it, then :func:`save_figure`."""
     lines = textwrap.wrap(title, 110) or [title]
     fig.suptitle("\n".join(lines), x=0.01, ha="left", fontsize=10)  # over the whole figure: never clipped by the labels
     if note:
         fig.text(0.01, 0.01, "\n".join(textwrap.wrap(note, 150)), fontsize=7, color="#555555")
     bottom = 0.16 * len(textwrap.wrap(note, 150)) / height if note else 0  # inches of text over the height
     fig.tight_layout(rect=(0, bottom, 1, 1 - (0.2 * len(lines) + 0.1) / height))
+    save_figure(fig, path)
+
+
+def save_figure(fig, path) -> None:
+    """Write a matplotlib figure to ``path`` (PNG or SVG, by its suffix) in one step, and close it:
+    the same chart, the same bytes (no date in the file, SVG ids from a fixed salt)."""
+    import matplotlib.pyplot as plt
+
     buffer = io.BytesIO()
     fmt = Path(path).suffix.lstrip(".").lower()
-    # the same chart, the same bytes: no date in the file, SVG ids from a fixed salt
     with plt.rc_context({"svg.hashsalt": "benchkg"}):
         fig.savefig(buffer, format=fmt, metadata={"Date": None} if fmt in ("svg", "pdf") else {"Software": None})
     plt.close(fig)

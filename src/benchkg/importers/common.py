@@ -10,7 +10,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from benchkg.kernel.atomic import write_atomic
-from benchkg.kernel.errors import InputError
+from benchkg.kernel.errors import InputError, InputProblem
 from benchkg.records.layout import in_reference as reference_has
 from benchkg.records.layout import layout_for
 from benchkg.records.schema import ID_PATTERN
@@ -113,6 +113,39 @@ def accelerator_table() -> dict[str, dict]:
 def alias_index(table: dict[str, dict]) -> dict[str, str]:
     """Lower-cased alias -> accelerator id."""
     return {alias.lower(): acc_id for acc_id, spec in table.items() for alias in spec["aliases"]}
+
+
+def check_rows(
+    path: Path, rows, required: tuple[str, ...], check_row, *, rows_are: str, row_is: str, hint: str
+) -> None:
+    """Check a file's rows: a list (``rows_are`` names them), each an object (``row_is``) with every
+    ``required`` key filled, and then ``check_row(n, row)`` (the problems of one whole row). It stops
+    after the row that brings the problems to 20.
+
+    >>> check_rows(Path("x.json"), [{"a": 1}, 2], ("a", "b"), lambda n, row: [], rows_are="rows", row_is="a row",
+    ...            hint="is this an export?")
+    Traceback (most recent call last):
+    benchkg.kernel.errors.InputError: x.json: /0: missing b; is this an export?
+    x.json: /1: a row is a JSON object
+
+    :raises InputError: naming the row and key of every problem.
+    """
+    if not isinstance(rows, list):
+        raise InputError.at(path, 1, "", f"not a list of {rows_are}; {hint}")
+    problems = []
+    for n, row in enumerate(rows):
+        if not isinstance(row, dict):
+            problems.append(InputProblem(path, None, f"/{n}", f"{row_is} is a JSON object"))
+            continue
+        missing = [k for k in required if row.get(k) in (None, "")]
+        if missing:
+            problems.append(InputProblem(path, None, f"/{n}", f"missing {', '.join(missing)}; {hint}"))
+            continue
+        problems += check_row(n, row)
+        if len(problems) >= 20:
+            break
+    if problems:
+        raise InputError(problems)
 
 
 @dataclass

@@ -26,6 +26,7 @@ import json
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from benchkg.importers import common
 from benchkg.importers.common import ImportReport, read_record_json, slug, write_record
 from benchkg.kernel.errors import InputError, InputProblem
 
@@ -106,21 +107,9 @@ def check_rows(path: Path, rows) -> None:
     Traceback (most recent call last):
     benchkg.kernel.errors.InputError: x.json: /0: missing framework, model, precision, isl, osl, conc, num_prefill_gpu, num_decode_gpu, metrics; is this an InferenceX benchmarks export?
     """
-    if not isinstance(rows, list):
-        raise InputError.at(path, 1, "", "not a list of benchmark rows; is this an InferenceX benchmarks export?")
-    problems = []
-    for n, row in enumerate(rows):
-        if not isinstance(row, dict):
-            problems.append(InputProblem(path, None, f"/{n}", "a benchmark row is a JSON object"))
-            continue
-        missing = [k for k in REQUIRED if row.get(k) in (None, "")]
-        if missing:
-            problems.append(
-                InputProblem(
-                    path, None, f"/{n}", f"missing {', '.join(missing)}; is this an InferenceX benchmarks export?"
-                )
-            )
-            continue
+
+    def check_row(n: int, row: dict) -> list[InputProblem]:
+        problems = []
         for key in ("hardware", "framework", "model", "precision"):
             if not isinstance(row[key], str):
                 problems.append(InputProblem(path, None, f"/{n}/{key}", "expected text"))
@@ -129,8 +118,7 @@ def check_rows(path: Path, rows) -> None:
                 problems.append(InputProblem(path, None, f"/{n}/{key}", f"{str(row[key])[:40]!r} is not a count"))
         metrics = row["metrics"]
         if not isinstance(metrics, dict):
-            problems.append(InputProblem(path, None, f"/{n}/metrics", "expected an object of metrics"))
-            continue
+            return problems + [InputProblem(path, None, f"/{n}/metrics", "expected an object of metrics")]
         for key in METRICS + ("output_tput_per_gpu", "median_ttft"):
             value = metrics.get(key)
             if value is None and key not in METRICS:
@@ -139,10 +127,17 @@ def check_rows(path: Path, rows) -> None:
                 problems.append(
                     InputProblem(path, None, f"/{n}/metrics/{key}", f"{str(value)[:40]!r} is not a non-negative number")
                 )
-        if len(problems) >= 20:
-            break
-    if problems:
-        raise InputError(problems)
+        return problems
+
+    common.check_rows(
+        path,
+        rows,
+        REQUIRED,
+        check_row,
+        rows_are="benchmark rows",
+        row_is="a benchmark row",
+        hint="is this an InferenceX benchmarks export?",
+    )
 
 
 def _number(value) -> Decimal:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
+from benchkg.importers import common
 from benchkg.importers.common import (
     TABLES,
     ImportReport,
@@ -225,21 +226,9 @@ def check_rows(summary: Path, rows) -> None:
     Traceback (most recent call last):
     benchkg.kernel.errors.InputError: s.json: /0: missing Category, Submitter, Platform, Model, Scenario, Suite, Availability, Performance_Result, Performance_Units; is this MLPerf's summary_results.json?
     """
-    if not isinstance(rows, list):
-        raise InputError.at(summary, 1, "", "not a list of results; is this MLPerf's summary_results.json?")
-    problems = []
-    for n, row in enumerate(rows):
-        if not isinstance(row, dict):
-            problems.append(InputProblem(summary, None, f"/{n}", "a result is a JSON object"))
-            continue
-        missing = [k for k in REQUIRED if row.get(k) in (None, "")]
-        if missing:
-            problems.append(
-                InputProblem(
-                    summary, None, f"/{n}", f"missing {', '.join(missing)}; is this MLPerf's summary_results.json?"
-                )
-            )
-            continue
+
+    def check_row(n: int, row: dict) -> list[InputProblem]:
+        problems = []
         for key in REQUIRED:
             number = key == "Performance_Result"
             if number and (
@@ -252,18 +241,19 @@ def check_rows(summary: Path, rows) -> None:
                 problems.append(InputProblem(summary, None, f"/{n}/{key}", "expected text"))
         for key in PATH_PARTS:
             if isinstance(row[key], str) and ("/" in row[key] or "\\" in row[key] or row[key] in (".", "..")):
-                problems.append(
-                    InputProblem(
-                        summary,
-                        None,
-                        f"/{n}/{key}",
-                        f"{row[key][:40]!r} names no folder of systems/ (a path is not a name)",
-                    )
-                )
-        if len(problems) >= 20:
-            break
-    if problems:
-        raise InputError(problems)
+                why = f"{row[key][:40]!r} names no folder of systems/ (a path is not a name)"
+                problems.append(InputProblem(summary, None, f"/{n}/{key}", why))
+        return problems
+
+    common.check_rows(
+        summary,
+        rows,
+        REQUIRED,
+        check_row,
+        rows_are="results",
+        row_is="a result",
+        hint="is this MLPerf's summary_results.json?",
+    )
 
 
 def _system_description(path: Path) -> dict | None:
