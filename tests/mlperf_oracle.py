@@ -454,9 +454,10 @@ def server_vs_offline(record: Record, params: dict) -> dict[tuple, Decimal]:
 
 
 def capped_vs_uncapped(record: Record, params: dict) -> dict[str, tuple]:
-    """capped claim -> (best uncapped per accelerator of its chip, round, model, scenario, unit, division
-    and tier; the ratio)."""
+    """capped claim -> (best uncapped per accelerator of the same server (submitter, chip and count; any
+    submitter's with across_submitters=true), round, model, scenario, unit, division and tier; the ratio)."""
     out = {}
+    across = params.get("across_submitters") == "true"
     rows = sliced(record, "capped-vs-uncapped", params)
     for c in (r for r in rows if r.capped and r.single_chip and r.per_accelerator is not None):
         peers = [
@@ -465,6 +466,7 @@ def capped_vs_uncapped(record: Record, params: dict) -> dict[str, tuple]:
             if not u.capped
             and u.single_chip
             and u.chips[0] == c.chips[0]
+            and (across or (u.submitter, u.count) == (c.submitter, c.count))
             and (u.suite, u.model, u.scenario, u.unit, u.division, u.tier)
             == (c.suite, c.model, c.scenario, c.unit, c.division, c.tier)
             and u.per_accelerator is not None
@@ -475,18 +477,20 @@ def capped_vs_uncapped(record: Record, params: dict) -> dict[str, tuple]:
 
 
 def open_vs_closed(record: Record, params: dict) -> dict[tuple, tuple]:
-    """(chip, suite) -> (best open, best closed, open ÷ closed), best by score."""
+    """(chip, submitter, suite) -> (best open, best closed, open ÷ closed), best by score; the submitter is
+    "any" with across_submitters=true (and "-" for a result that names none)."""
     best: dict[tuple, Decimal] = {}
+    across = params.get("across_submitters") == "true"
     s = {**params, "division": "any"}
     for r in sliced(record, "open-vs-closed", s):
         if r.single_chip and r.score is not None and r.division in ("open", "closed"):
-            key = (r.chips[0], r.suite, r.division)
+            key = (r.chips[0], "any" if across else (r.submitter or "-"), r.suite, r.division)
             best[key] = max(best.get(key, r.score), r.score)
     out = {}
-    for (chip, suite, division), score in best.items():
-        if division == "open" and (chip, suite, "closed") in best:
-            o, c = abs(score), abs(best[(chip, suite, "closed")])
-            out[(chip, suite)] = (o, c, q(o / c))
+    for (chip, submitter, suite, division), score in best.items():
+        if division == "open" and (chip, submitter, suite, "closed") in best:
+            o, c = abs(score), abs(best[(chip, submitter, suite, "closed")])
+            out[(chip, submitter, suite)] = (o, c, q(o / c))
     return out
 
 

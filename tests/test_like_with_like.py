@@ -232,3 +232,76 @@ def test_data_formats_have_short_ids_and_plain_numbers_and_the_w3c_formats_stay(
     assert cli(*args, "--format", "sparql-tsv").stdout.splitlines()[1].startswith("<https://w3id.org/benchkg/id/")
     doc = xml.dom.minidom.parseString(cli(*args, "--format", "sparql-xml").stdout)
     assert len(doc.getElementsByTagName("result")) == len(rows)
+
+
+def test_every_shape_that_doubts_a_number_reaches_the_rows_through_a_gotcha():
+    """The shapes that say a claim's number or count may be wrong (mistakes.ttl, physics.ttl) are each
+    named by a gotcha's finding_shapes, so their findings show in every table's caveat column."""
+    import re
+
+    from benchkg.kernel.resources import SHAPES_DIR
+
+    doubting = {
+        name
+        for path in ("mistakes.ttl", "physics.ttl")
+        for name in re.findall(r"^bkshape:([\w-]+) a sh:NodeShape", (SHAPES_DIR / path).read_text(), re.M)
+    }
+    named = {
+        shape
+        for p in (FULL_DATA / "gotchas").glob("*.json")
+        for shape in json.loads(p.read_text()).get("finding_shapes", [])
+    }
+    assert doubting and not doubting - named
+
+
+def test_a_finding_on_a_claim_or_its_system_shows_once_in_its_rows(full_store):
+    """The Nebius v6.0 "4x GB300" system counts 1 accelerator: its result tops the per-accelerator
+    ranking, and the row carries the finding's caveat, once; the rows without a finding carry none of it."""
+    rows = run_query(
+        full_store, "leaderboard", {"suite": "mlperf-inference-v6.0", "model": "gpt-oss-120b", "scenario": "offline"}
+    ).rows
+    top = rows[0]
+    assert "4x GB300" in top["system_name"].value and top["accelerator_count"].value == "1"
+    assert top["gotchas"].value.split().count("name-in-the-record-states-another-count") == 1
+    flagged = caveat_links(full_store)["name-in-the-record-states-another-count"]
+    for row in rows[1:]:
+        cell = row["gotchas"].value.split() if "gotchas" in row else []
+        assert ("name-in-the-record-states-another-count" in cell) == (row["claim"].value in flagged)
+    # a finding on the system record reaches the claims that ran on it
+    systems = {
+        r["c"].value
+        for r in full_store.query(
+            "PREFIX bk: <https://w3id.org/benchkg/ontology#> SELECT ?c WHERE { ?c bk:system ?s . "
+            "?s bk:nameStatesCount 4 ; bk:acceleratorCount 1 }",
+            use_default_graph_as_union=True,
+        )
+    }
+    assert systems and systems <= flagged
+
+
+def test_capped_vs_uncapped_pairs_the_same_server_unless_asked_across_submitters(full_store):
+    """MangoBoost's capped MI355X result meets its own uncapped server (0.84), not another submitter's best
+    (0.79); asked across submitters, the pair says it crosses."""
+    same = run_query(full_store, "capped-vs-uncapped", {}).rows
+    assert same and all(r["same_submitter"].value == "true" for r in same)
+    across = {
+        r["capped"].value: r for r in run_query(full_store, "capped-vs-uncapped", {"across_submitters": "true"}).rows
+    }
+    assert {r["capped"].value for r in same} == set(across)
+    for row in same:
+        other = across[row["capped"].value]
+        assert float(other["uncapped_per_accelerator"].value) >= float(row["uncapped_per_accelerator"].value)
+    assert any(r["same_submitter"].value == "false" for r in across.values())
+
+
+def test_open_vs_closed_pairs_within_a_submitter(full_store):
+    rows = run_query(full_store, "open-vs-closed", {"suite": "mlperf-inference-v4.1"}).rows
+    subs = {(r["accelerator"].value, r["submitter"].value) for r in rows}
+    assert len(subs) == len(rows) and all(r["submitter"].value != "any" for r in rows)
+    for r in rows:
+        for claim in (r["open_claim"], r["closed_claim"]):
+            got = full_store.query(
+                f"PREFIX bk: <https://w3id.org/benchkg/ontology#> SELECT ?s WHERE {{ <{claim.value}> bk:submitter ?s }}",
+                use_default_graph_as_union=True,
+            )
+            assert [x["s"].value.rsplit("/", 1)[1] for x in got] == [r["submitter"].value]

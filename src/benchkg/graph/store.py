@@ -865,11 +865,24 @@ def _finding_caveats(
     if not by_shape:
         return [], []
 
+    flagged = [r for r in run_fast(store, load_shapes(shape_dirs), only=set(by_shape)) if r.focus.startswith("http")]
+    # a finding on a system (its name states another count) is a caveat on every claim that ran on it
+    systems = {r.focus for r in flagged}
+    on_system: dict[str, list[NamedNode]] = {}
+    if systems:
+        values = " ".join(f"<{s}>" for s in sorted(systems))
+        for row in store.query(
+            sparql_prefixes()
+            + f"SELECT ?system ?claim WHERE {{ VALUES ?system {{ {values} }} ?system a bk:System "
+            + "OPTIONAL { ?claim bk:system ?system } }",
+            use_default_graph_as_union=True,
+        ):
+            on_system.setdefault(row["system"].value, []).extend([row["claim"]] if row["claim"] else [])
     quads = {
-        Quad(NamedNode(r.focus), caveat, gotcha, graph)
-        for r in run_fast(store, load_shapes(shape_dirs), only=set(by_shape))
+        Quad(claim, caveat, gotcha, graph)
+        for r in flagged
+        for claim in (on_system[r.focus] if r.focus in on_system else [NamedNode(r.focus)])
         for gotcha in by_shape[r.shape]
-        if r.focus.startswith("http")
     }
     return sorted({g for gs in by_shape.values() for g in gs}, key=str), sorted(quads, key=str)
 
