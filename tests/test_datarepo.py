@@ -128,3 +128,28 @@ def test_a_bad_benchkg_toml_names_its_line(repo):
     assert result.stderr == (
         f"Error: {repo}/benchkg.toml:3: /benchkg/queries: unknown setting 'queries'; settings: reference\n"
     )
+
+
+def test_a_new_repositorys_store_starts_complete_not_as_an_interrupted_build(tmp_path, monkeypatch):
+    """The seed is a backup of the prepared reference store taken read-only, which does not read the
+    write-ahead log: unless preparation flushed its last writes, every new store carried the build-in-
+    progress mark and no manifest generation, and re-mapped every reference record whose file times
+    changed (a reinstall). A cache prepared before the flush is prepared again."""
+    from pyoxigraph import Store
+
+    from benchkg.checks.reference import prepared, seed_store
+    from benchkg.graph.store import _BUILDING, _GENERATION, manifest_graph
+    from benchkg.kernel.vocab import DEFAULT_BASE
+
+    monkeypatch.setenv("BENCHKG_CACHE", str(tmp_path / "cache"))
+    seed_store(tmp_path / "repo" / "store")
+    store = Store.read_only(str(tmp_path / "repo" / "store"))
+    manifest = manifest_graph(DEFAULT_BASE)
+    assert not list(store.quads_for_pattern(manifest, _BUILDING, None, manifest))
+    assert len(list(store.quads_for_pattern(manifest, _GENERATION, None, manifest))) == 1
+    del store
+    ready = prepared().parent / "ready"
+    info = json.loads(ready.read_text())
+    ready.write_text(json.dumps({k: v for k, v in info.items() if k != "flushed"}))
+    prepared()  # an unflushed cache is prepared again
+    assert json.loads(ready.read_text()).get("flushed") is True

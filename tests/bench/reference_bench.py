@@ -1,6 +1,7 @@
 """`make bench-reference`: the reference set in a data repository of one's own — the first
 `benchkg validate` ever (it prepares the cache, once per benchkg version), the first in another new
-repository once the cache is there, and a second run in the same one; and the size of the set.
+repository once the cache is there, a second run in the same one, and the first in a new repository
+after a reinstall of the same version (the reference files' times change); and the size of the set.
 Each run is the installed `benchkg` in a subprocess, as a curator runs it."""
 
 from __future__ import annotations
@@ -31,11 +32,28 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BENCHKG_")}
     env["XDG_CACHE_HOME"] = str(root / "cache")  # an empty cache: the first run prepares it
     try:
-        for name in ("first", "second"):
+        for name in ("first", "second", "third"):
             subprocess.run([str(BENCHKG), "init", name], cwd=root, env=env, check=True, capture_output=True)
         first = timed(["validate"], root / "first", env)
         cold = timed(["validate"], root / "second", env)
         warm = timed(["validate"], root / "second", env)
+        # a reinstall of the same version: the reference files' times change, their content does not
+        reference = Path(
+            subprocess.run(
+                [
+                    str(BENCHKG.with_name("python")),
+                    "-c",
+                    "from benchkg.kernel.resources import REFERENCE_DIR as R; print(R)",
+                ],
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.strip()
+        )
+        for path in reference.rglob("*.json"):
+            os.utime(path)
+        reinstalled = timed(["validate"], root / "third", env)
         described = json.loads(
             subprocess.run(
                 [str(BENCHKG), "reference", "--format", "json"],
@@ -54,6 +72,9 @@ def main() -> None:
         print(f"first validate ever (prepares the cache): {first:.2f} s")
         print(f"first validate in a new repository, cache there: {cold:.2f} s")
         print(f"validate again, nothing changed: {warm:.2f} s")
+        print(
+            f"first validate in a new repository after a reinstall (reference file times changed): {reinstalled:.2f} s"
+        )
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

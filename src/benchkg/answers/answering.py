@@ -14,7 +14,7 @@ from typing import Callable
 from benchkg.answers.caveats import answer_caveats, answer_claims, left_out
 from benchkg.answers.disclosure import disclose
 from benchkg.answers.explain import absent_rounds, why_empty
-from benchkg.answers.queries import ANY, settle
+from benchkg.answers.queries import ANY, settle, unpaired_text
 from benchkg.kernel.rows import window
 from benchkg.kernel.vocab import DEFAULT_BASE
 
@@ -34,10 +34,12 @@ class Answer:
     empty: str = ""  # for an empty answer, which part of the slice emptied it
     settled: dict = field(default_factory=dict)  # what an "auto" default stood for ({"unit": "ms"})
     disclosure: object = None  # benchkg.answers.disclosure.Disclosure, when asked for (--cite)
+    unpaired: str = ""  # the claims a pairing query found no partner for ("#+ unpaired:")
 
     def notes(self) -> list[str]:
-        """What is said under the answer, in order: absent rounds, why it is empty, what was left out."""
-        return [n for n in (self.absent, self.empty, self.left_out) if n]
+        """What is said under the answer, in order: absent rounds, the claims left without a partner, why
+        it is empty, what was left out."""
+        return [n for n in (self.absent, self.unpaired, self.empty, self.left_out) if n]
 
     @property
     def title(self) -> str:
@@ -100,8 +102,28 @@ def assemble(
     )
     if saved.rounds and results.count == len(results.rows):
         answer.absent = absent_rounds(select, saved, params, results)
+    if saved.unpaired and results.count == len(results.rows):
+        answer.unpaired = without_partner(saved, {**params, **settled}, results, select, base)
     if not results.count:
         answer.empty = why_empty(saved, {**params, **settled}, run)
     if cite:
         answer.disclosure = disclose(select, results, saved.claims)
     return answer
+
+
+def without_partner(saved, params: dict[str, str], results, select: Callable, base: str = DEFAULT_BASE) -> str:
+    """The note naming the claims of the slice that the pairing query found no partner for, and why
+    (the scale asked for, or no audited result of their chip, model and scenario at all)."""
+    column, _ = saved.unpaired
+    paired = {str(row[column].value) for row in results.rows if column in row}
+    candidates = sorted(r["c"] for r in select(unpaired_text(saved, params, base, select)) if r.get("c"))
+    missing = [c.rsplit("/", 1)[-1] for c in candidates if c not in paired]
+    if not missing:
+        return ""
+    asked = ", ".join(f"{k}={v}" for k, v in params.items() if k == "count") or "this slice"
+    hint = " (count=nearest pairs a claim at the nearest other scale; count=any at every scale)" if "count=same" in asked else ""
+    return (
+        f"No partner under {asked} for {len(missing)} of {len(candidates)} claim{'s' if len(candidates) != 1 else ''}: "
+        + ", ".join(missing)
+        + hint
+    )

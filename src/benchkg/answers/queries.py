@@ -103,6 +103,8 @@ class SavedQuery:
     lower_is_better: bool = False  # "#+ order: lower" — a ranking whose best is the lowest value
     then: str = ""  # "#+ then: NAME": a step of POST_STEPS the rows go through (at-interactivity)
     whole: tuple[str, ...] = ()  # "#+ whole: COLUMN…": text a table never shortens (it drops columns first)
+    keep: tuple[str, ...] = ()  # "#+ keep: COLUMN…": columns a table never drops for width (what makes a row honest)
+    unpaired: tuple[str, str] | None = None  # "#+ unpaired: COLUMN PATTERN": the claims ?c of PATTERN a row could pair
 
     @property
     def builtin(self) -> bool:
@@ -184,6 +186,13 @@ def parse_query_file(path: Path) -> SavedQuery:
             query.axis = rest.strip()
         elif key == "whole":
             query.whole = tuple(rest.split())
+        elif key == "keep":
+            query.keep = tuple(rest.split())
+        elif key == "unpaired":
+            column, _, pattern = rest.partition(" ")
+            if not pattern.strip() or "?c" not in pattern:
+                raise QueryError(f"{path}:{n}: an unpaired line is '#+ unpaired: COLUMN PATTERN-ON-?c'")
+            query.unpaired = (column, pattern.strip())
         elif key == "then":
             if rest.strip() not in POST_STEPS:
                 raise QueryError(f"{path}:{n}: '#+ then: {rest.strip()}' names no step; steps: {', '.join(POST_STEPS)}")
@@ -483,6 +492,26 @@ def bound_text(
     if query.slices:
         text = apply_slices(text, {name: terms[name] for name in query.slices}, _accelerators(query, terms, select))
     return bind(text, terms)
+
+
+def unpaired_text(
+    query: SavedQuery,
+    values: dict[str, str],
+    base: str = DEFAULT_BASE,
+    select: Callable[[str], list[dict]] | None = None,
+) -> str:
+    """The SELECT of the claims ``?c`` an answer of a pairing query could have paired (its ``#+ unpaired:``
+    pattern, narrowed by the same slice and parameters): those missing from its rows found no partner.
+
+    >>> q = find_query("vendor-vs-audited")
+    >>> "measured-by-vendor" in unpaired_text(q, {"model": "llama2-70b", "scenario": "server", "accuracy": "any"})
+    True
+    """
+    from dataclasses import replace
+
+    prefixes = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
+    text = prefixes + f"SELECT DISTINCT ?c WHERE {{ {query.unpaired[1]}\n# slice ?c\n}}"
+    return bound_text(replace(query, text=text), values, base, select)
 
 
 def parse_params(pairs: list[str]) -> dict[str, str]:

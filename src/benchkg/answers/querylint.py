@@ -27,6 +27,8 @@ from __future__ import annotations
 from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.term import Identifier, Variable
 
+from benchkg.answers.queries import bound_text
+
 #: aggregates that are bound for every group, whatever the rows hold
 _ALWAYS_BOUND = {"Aggregate_Count", "Aggregate_GroupConcat"}
 #: expressions bound whatever their arguments are
@@ -219,8 +221,6 @@ def lint(text: str) -> list[str]:
 def lint_saved(query) -> list[str]:
     """The problems of a saved query, bound with its defaults and again with every slice parameter set,
     so the patterns the slices add are linted too (each problem once)."""
-    from benchkg.answers.queries import bound_text
-
     variants: list[dict[str, str]] = [{}]
     if query.slices:
         variants.append({name: "any" for name in query.params})

@@ -52,6 +52,7 @@ def render(answer, fmt: str = "table", *, offset: int = 0, columns: tuple[str, .
             wide=wide,
             importance=(("cite",) if cite else ()) + answer.saved.columns,
             whole=answer.saved.whole,
+            keep=answer.saved.keep,
             title=answer.title,
         )
         out = to_table(shown, total=shown.count, offset=offset, more=shown.more, options=options)

@@ -108,6 +108,21 @@ def format_number(text: str) -> str:
     return f"{q:,}".rstrip("0").rstrip(".") if "." in f"{q}" else f"{q:,}"
 
 
+def ratio_cell(term) -> str:
+    """A ratio with three decimals (a ratio of two measurements is read to the tenth of a percent).
+
+    >>> from pyoxigraph import Literal
+    >>> ratio_cell(Literal("1.0042", datatype=NamedNode(XSD + "decimal"))), ratio_cell(Literal("1")), ratio_cell(None)
+    ('1.004', '1.000', '')
+    """
+    if term is None:
+        return ""
+    try:
+        return f"{Decimal(term.value):.3f}"
+    except InvalidOperation:
+        return short(term)
+
+
 def _cells(results: Results) -> list[list[str]]:
     return [[short(row.get(v)) for v in results.vars] for row in results.rows]
 
@@ -124,6 +139,7 @@ class TableOptions:
     importance: tuple[str, ...] = ()
     title: str = ""
     whole: tuple[str, ...] = ()  # text columns never shortened (the query's "#+ whole:")
+    keep: tuple[str, ...] = ()  # columns never dropped for width (the query's "#+ keep:")
 
 
 #: the fewest characters a text column keeps before the table drops a column instead
@@ -168,6 +184,9 @@ def to_table(
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise UsageError(f"--columns: no column {unknown[0]!r}{hint}; the columns are {', '.join(results.vars)}")
     cells = {name: [short(row.get(name)) for row in results.rows] for name in names}
+    for name in names:  # a ratio reads to three decimals: 1.0042 is 1.004, never 1
+        if name == "ratio" or name.endswith("_ratio"):
+            cells[name] = [ratio_cell(row.get(name)) for row in results.rows]
     numeric = {name: bool(cells[name]) and all(_NUMBER_CELL.fullmatch(c or "0") for c in cells[name]) for name in names}
     notes: list[str] = []
     if not options.wide and _width(names, cells) > width:
@@ -186,8 +205,9 @@ def to_table(
         need = {n: min(_distinct_limit(cells[n]), max(MIN_TEXT, width // 3)) for n in names if not numeric[n]}
         need.update({n: max([len(c) for c in cells[n]] + [MIN_TEXT]) for n in options.whole if n in need})
         shown = list(names)
-        while len(shown) > 1 and _width(shown, cells, need) > width:
-            shown.remove(next(n for n in reversed(order) if n in shown))
+        droppable = [n for n in reversed(order) if n not in options.keep]
+        while len(shown) > 1 and _width(shown, cells, need) > width and any(n in shown for n in droppable):
+            shown.remove(next(n for n in droppable if n in shown))
         hidden = [n for n in names if n not in shown]
         names = shown
         if _width(names, cells) > width:
@@ -636,7 +656,7 @@ def _label_part(text: str) -> str:
 
 def to_chart(
     results: Results, path, label: str, value: str, title: str = "", limit: int = CHART_ROWS, axis: str = ""
-) -> None:
+) -> list[str]:
     """A horizontal bar chart of one numeric column by its label columns, written to PNG or SVG.
 
     ``label`` is a column or columns joined by "+" (``system+accelerators+round``): a bar reads
@@ -644,7 +664,8 @@ def to_chart(
     unit (when the rows have one); derived values are hatched; a bar whose claim carries caveats of
     its own (claim and finding caveats) is marked with ⚠ and their count; the caveats of the whole
     comparison are listed under the chart by the caller, not on every bar. Only the first ``limit``
-    rows are drawn (the query's order: best first), and the chart says so.
+    rows are drawn (the query's order: best first), and the chart says so. Returns the legend written
+    under it: what the bars drawn are, and only those (no "orange" where no bar is a vendor's).
     """
     import matplotlib
 
@@ -686,9 +707,12 @@ def to_chart(
         notes.append("hatched //: derived (aggregate ÷ accelerator count), not an official metric")
     if any(vendor):
         notes.append("orange, crossed, [vendor]: measured by the vendor, not audited")
+    if any(r.get("gotchas") is not None and r["gotchas"].value for r in rows):
+        notes.append("⚠: the row's claim carries caveats of its own")
     note = "; ".join(notes)
 
     _title_note_and_save(fig, path, title, note, height)
+    return notes
 
 
 def _bars(ax, rows: list[dict], value: str, values: list[float], vendor: list[bool]) -> bool:

@@ -73,12 +73,12 @@ def prepared(progress=None, folder: Path = REFERENCE_DIR) -> Path:
     key = f"{__version__}-{fingerprint(folder)}"
     root = cache_root() / "reference" / key
     data = root / "data"
-    if (root / "ready").is_file():
+    if _ready(root):
         return data
     root.parent.mkdir(parents=True, exist_ok=True)
     with open(root.parent / f"{key}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building it
-        if (root / "ready").is_file():
+        if _ready(root):
             return data
         shutil.rmtree(root, ignore_errors=True)  # a build cut off: start over
         data.mkdir(parents=True)
@@ -86,13 +86,28 @@ def prepared(progress=None, folder: Path = REFERENCE_DIR) -> Path:
         started = time.monotonic()
         built = build_graph(data, progress=progress)
         quads = len(built.store)
+        # the build's last writes (its end mark, the manifest generation) into the store's files: a
+        # read-only open and its backup, which seed every new repository, do not read the write-ahead log
+        built.store.flush()
         del built
         close_store(store_dir_for(data))
         (root / "ready").write_text(
-            json.dumps({"built_s": round(time.monotonic() - started, 2), "quads": quads, "from": str(folder)}) + "\n",
+            json.dumps(
+                {"built_s": round(time.monotonic() - started, 2), "quads": quads, "from": str(folder), "flushed": True}
+            )
+            + "\n",
             encoding="utf-8",
         )
     return data
+
+
+def _ready(root: Path) -> bool:
+    """Whether the prepared set at ``root`` is complete and flushed (one prepared before its last writes
+    were flushed seeds stores that look interrupted: it is prepared again)."""
+    try:
+        return json.loads((root / "ready").read_text(encoding="utf-8")).get("flushed") is True
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def seed_store(store_dir: Path, persist: bool = True):

@@ -89,14 +89,15 @@ def _introduction(saved, answer) -> list[str]:
 def _chart(saved, results, out_dir: Path) -> str:
     """The chart (``chart.svg`` in ``out_dir``) as a figure with its caption."""
     label, value = saved.chart
-    to_chart(results, out_dir / "chart.svg", label, value, title=saved.summary, axis=saved.axis)
+    legend = to_chart(results, out_dir / "chart.svg", label, value, title=saved.summary, axis=saved.axis)
     shown = min(len(results.rows), 25)
     return (
         f'<figure><img src="chart.svg" alt="Bar chart of {esc(value.replace("_", " "))} by '
         f'{esc(label.replace("_", " "))} for the first {shown} rows; the table below has every number.">'
         f"<figcaption>{esc(value.replace('_', ' '))} by {esc(label.replace('_', ' '))}"
-        f"{' (first 25 rows)' if len(results.rows) > 25 else ''}; hatched bars are derived values, orange crossed ones measured by the vendor, "
-        f"⚠ marks rows with gotchas.</figcaption></figure>"
+        f"{' (first 25 rows)' if len(results.rows) > 25 else ''}"
+        + "".join(f"; {esc(line)}" for line in legend if not line.startswith("the first "))
+        + ".</figcaption></figure>"
     )
 
 
