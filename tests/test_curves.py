@@ -228,3 +228,26 @@ def test_on_the_real_snapshot_each_configuration_gives_its_published_value_at_it
             assert Decimal(row["tokens_per_gpu"].value) == Decimal(repr(source["metrics"]["tput_per_gpu"])), claim
             checked += 1
     assert checked >= 400, f"only {checked} points checked"
+
+
+def test_one_node_counts_the_tensor_parallel_gpus_and_a_stated_count_beyond_it_is_a_finding(tmp_path):
+    """InferenceX divides by the tensor-parallel size on one node (utils/process_result.py: tput_per_gpu =
+    total_token_throughput / TP); expert parallelism runs on the same GPUs. A TP8 EP8 row whose num_*_gpu
+    say 64 on one node ran on 8: counted 8 (totals 8x tput_per_gpu, not 64x), the stated 64 kept in
+    accelerator_mix, where validate finds the two counts."""
+    row = json.loads(EXPORT.read_text())[0]
+    row.update({"decode_ep": 8, "prefill_ep": 8, "num_decode_gpu": 64, "num_prefill_gpu": 64})
+    export = tmp_path / "export.json"
+    export.write_text(json.dumps([row]))
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    assert cli("import", "inferencex", export, "--out", data).exit_code == 0
+    (path,) = (data / "benchmarks").glob("inferencex-*.json")
+    claim = json.loads(path.read_text())
+    assert claim["accelerator_count"] == 8 and claim["node_count"] == 1
+    assert claim["accelerator_mix"] == [{"accelerator_id": "nvidia-b200-sxm-180gb", "count": 64}]
+    assert claim["points"][0]["total_tps"] == row["metrics"]["tput_per_gpu"] * 8
+    assert "states 64 GPUs" in claim["notes"]
+    report = cli("validate", "--data", data, "--format", "json")
+    flagged = [f for f in json.loads(report.stdout)["findings"] if f["shape"] == "mix-states-another-count"]
+    assert any(path.name in f["file"] for f in flagged)

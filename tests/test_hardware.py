@@ -48,9 +48,7 @@ def test_vendor_rack_claim_meets_the_audited_chip_results(full_store, count):
     )
     assert Decimal(row["audited_per_accelerator"].value) == best.quantize(Decimal("0.0001"))
     assert (audited["accelerator_count"] == 72) == (count == "nearest")
-    assert row["scale"].value == (
-        "same count" if count == "nearest" else f"any: {audited['accelerator_count']} vs 72"
-    )
+    assert row["scale"].value == ("same count" if count == "nearest" else f"any: {audited['accelerator_count']} vs 72")
 
 
 def test_round_over_round_of_the_rack_includes_the_audited_rounds(full_store):

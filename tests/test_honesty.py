@@ -27,9 +27,7 @@ def vendor_claims(full) -> set[str]:
     import json
 
     return {
-        p.stem
-        for p in (full / "benchmarks").glob("*.json")
-        if json.loads(p.read_text()).get("measured_by") == "vendor"
+        p.stem for p in (full / "benchmarks").glob("*.json") if json.loads(p.read_text()).get("measured_by") == "vendor"
     }
 
 

@@ -139,7 +139,10 @@ def check_capped_vs_uncapped(rows, notes, record, params):
 
 def check_open_vs_closed(rows, notes, record, params):
     expected = oracle.open_vs_closed(record, params)
-    got = {(r["accelerator"], r["submitter"], r["suite"]): (r["open_best"], r["closed_best"], Decimal(r["ratio"])) for r in rows}
+    got = {
+        (r["accelerator"], r["submitter"], r["suite"]): (r["open_best"], r["closed_best"], Decimal(r["ratio"]))
+        for r in rows
+    }
     assert set(got) == set(expected)
     for key, (o, c, ratio) in expected.items():
         assert near(got[key][0], o) and near(got[key][1], c) and abs(got[key][2] - ratio) <= TOLERANCE

@@ -121,7 +121,11 @@ def without_partner(saved, params: dict[str, str], results, select: Callable, ba
     if not missing:
         return ""
     asked = ", ".join(f"{k}={v}" for k, v in params.items() if k == "count") or "this slice"
-    hint = " (count=nearest pairs a claim at the nearest other scale; count=any at every scale)" if "count=same" in asked else ""
+    hint = (
+        " (count=nearest pairs a claim at the nearest other scale; count=any at every scale)"
+        if "count=same" in asked
+        else ""
+    )
     return (
         f"No partner under {asked} for {len(missing)} of {len(candidates)} claim{'s' if len(candidates) != 1 else ''}: "
         + ", ".join(missing)

@@ -154,10 +154,28 @@ def _json_number(value: Decimal):
 
 
 def _gpus(row: dict) -> tuple[int, int]:
-    """(all GPUs of the run, the decode GPUs): prefill and decode share the GPUs unless disaggregated."""
+    """(all GPUs of the run, the decode GPUs), counted as InferenceX counts them when it divides
+    (``utils/process_result.py``): disaggregated, prefill + decode GPUs; on one node, the tensor-parallel
+    size, its ``tput_per_gpu`` being total ÷ TP (expert parallelism runs on the same GPUs). An export
+    row of one node whose ``num_*_gpu`` say more (64 for TP8 EP8 on an 8-GPU node) states another count:
+    :func:`_stated_gpus` keeps it, and the claim's ``accelerator_mix`` says so (a finding).
+
+    >>> _gpus({"disagg": False, "is_multinode": False, "decode_tp": 8, "decode_ep": 8, "num_decode_gpu": 64, "num_prefill_gpu": 64})
+    (8, 8)
+    >>> _gpus({"disagg": True, "is_multinode": True, "decode_tp": 8, "num_decode_gpu": 16, "num_prefill_gpu": 8})
+    (24, 16)
+    """
     if row.get("disagg"):
         return row["num_prefill_gpu"] + row["num_decode_gpu"], row["num_decode_gpu"]
-    return max(row["num_decode_gpu"], row["num_prefill_gpu"]), max(row["num_decode_gpu"], row["num_prefill_gpu"])
+    tp = row.get("decode_tp")
+    if row.get("is_multinode") is False and isinstance(tp, int) and not isinstance(tp, bool) and tp > 0:
+        return tp, tp
+    return _stated_gpus(row), _stated_gpus(row)
+
+
+def _stated_gpus(row: dict) -> int:
+    """The GPUs an aggregated row's own ``num_*_gpu`` fields state."""
+    return max(row["num_decode_gpu"], row["num_prefill_gpu"])
 
 
 def claim_id(row: dict) -> str:
@@ -251,6 +269,12 @@ def _claim(cid: str, rows: list[dict], source_id: str) -> dict:
         f"system (output_tput_per_gpu × {decode} decode GPUs); benchkg's per-GPU figures divide by all {gpus} GPUs"
         f"{split if row.get('disagg') else ''}."
     )
+    if not row.get("disagg") and _stated_gpus(row) != gpus:
+        record["notes"] += (
+            f" The export's num_decode_gpu states {_stated_gpus(row)} GPUs on one node, but InferenceX divides "
+            f"by the tensor-parallel size (TP{gpus}, expert parallelism on the same GPUs): counted {gpus}; "
+            "accelerator_mix keeps the stated count."
+        )
     return record
 
 
@@ -285,6 +309,8 @@ def _run(cid: str, row: dict, gpus: int) -> dict:
     )
     if row.get("is_multinode") is False:
         record["node_count"] = 1
+    if not row.get("disagg") and _stated_gpus(row) != gpus:  # the export states two counts: say both
+        record["accelerator_mix"] = [{"accelerator_id": HARDWARE[row["hardware"]], "count": _stated_gpus(row)}]
     if isinstance(row.get("decode_tp"), int) and isinstance(row.get("decode_ep"), int):
         record["parallelism"] = {"tensor": row["decode_tp"], "expert": row["decode_ep"]}
     record["disaggregated"] = bool(row.get("disagg"))
