@@ -14,6 +14,21 @@ from conftest import DATA, FIXTURES, SHARED, cli
 
 SOURCES = SHARED / "sources"
 ACME = FIXTURES / "draft" / "acme-h200-launch.html"
+CORPUS = FIXTURES / "draft" / "corpus"
+EXPECTED = json.loads((CORPUS / "expected.json").read_text())
+FIELDS = (
+    "value",
+    "unit",
+    "scope",
+    "accelerator_ids",
+    "accelerator_count",
+    "node_count",
+    "scenario",
+    "model_id",
+    "suite_id",
+    "division",
+    "reported",
+)
 
 #: the three shared sources: (file, headline value, scope, accelerator count, the words its sentence has)
 HEADLINES = [
@@ -36,9 +51,17 @@ HEADLINES = [
 
 
 def drafted(path: Path) -> tuple[dict, str]:
+    """The first claim drafted from ``path``, and what draft said on stderr."""
+    claims, said = drafted_all(path)
+    return claims[0], said
+
+
+def drafted_all(path: Path) -> tuple[list[dict], str]:
+    """Every claim drafted from ``path`` (one prints as a record, several as a list)."""
     result = cli("draft", path, "--data", DATA)
     assert result.exit_code == 0, result.output
-    return json.loads(result.stdout), result.stderr
+    out = json.loads(result.stdout)
+    return (out if isinstance(out, list) else [out]), result.stderr
 
 
 @pytest.mark.parametrize("name,value,scope,count,words", HEADLINES, ids=[h[0] for h in HEADLINES])
@@ -107,3 +130,61 @@ def test_a_file_draft_cannot_read_is_exit_2_with_what_to_do(tmp_path, name, text
     path.write_bytes(text)
     result = cli("draft", path, "--data", DATA)
     assert result.exit_code == 2 and message in result.stderr
+
+
+def fields_of(claim: dict) -> dict:
+    got = {name: claim.get(name) for name in FIELDS}
+    got["reported"] = [r["value"] for r in claim.get("reported", [])]
+    return got
+
+
+def test_draft_on_the_press_corpus():
+    """Every press text of the corpus gives exactly the claims a curator enters from it, field for field
+    (tests/fixtures/draft/corpus/README.md)."""
+    assert len(EXPECTED) >= 12
+    wrong, total = [], 0
+    for name, expected in EXPECTED.items():
+        claims, _ = drafted_all(CORPUS / name)
+        assert len(claims) == len(expected), f"{name}: {len(claims)} claims drafted, {len(expected)} stated"
+        for n, (claim, want) in enumerate(zip(claims, expected), 1):
+            got = fields_of(claim)
+            for field in FIELDS:
+                total += 1
+                if got[field] != want[field]:
+                    wrong.append(f"{name} claim {n} {field}: drafted {got[field]!r}, stated {want[field]!r}")
+    print(f"draft field accuracy on the corpus: {total - len(wrong)}/{total}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_two_claims_of_one_release_are_two_records_with_their_own_counts(tmp_path):
+    """The release of issue 29: a single instance (8 GPUs) Offline and eight instances (64 GPUs) Server were
+    drafted as one claim (the 64 GPUs and Server of one paragraph with the number of another): a 7x wrong
+    verdict. Each is its own record, with its own count, node count, scenario and quote."""
+    out = tmp_path / "data"
+    result = cli("draft", CORPUS / "02-two-instances.txt", "--out", out, "--data", DATA)
+    assert result.exit_code == 0, result.output
+    written = sorted((out / "benchmarks").glob("*.json"))
+    assert [p.stem for p in written] == ["02-two-instances-1", "02-two-instances-2"]
+    one, eight = (json.loads(p.read_text()) for p in written)
+    assert (one["value"], one["accelerator_count"], one["node_count"], one["scenario"]) == (104120, 8, 1, "offline")
+    assert (eight["value"], eight["accelerator_count"], eight["node_count"], eight["scenario"]) == (
+        742300,
+        64,
+        8,
+        "server",
+    )
+    assert "104,120" in one["sources"][0]["quote"] and "742,300" not in json.dumps(one["sources"])
+    assert "742,300" in eight["sources"][0]["quote"]
+    assert "node_count" not in one["omitted_by_source"]
+    assert (out / "sources" / "02-two-instances.json").is_file()
+    again = cli("draft", CORPUS / "02-two-instances.txt", "--out", out, "--data", DATA)
+    assert again.exit_code == 2 and "never overwrites" in again.stderr
+
+
+def test_a_rounded_headline_gives_the_precise_figure_citing_both():
+    claims, said = drafted_all(CORPUS / "12-rounded-million.md")
+    (claim,) = claims
+    assert claim["value"] == 1197710
+    quotes = [q["quote"] for q in claim["sources"]]
+    assert any("1,197,710" in q for q in quotes) and any("1.2 million" in q for q in quotes)
+    assert "the draft took the precise 1,197,710" in said

@@ -438,28 +438,31 @@ class KnowledgeGraph:
             self._names = names_of(self.layout.layers)
         return self._names
 
-    def draft(self, source: str | Path, out: str | Path | None = None):
-        """A draft claim from a saved blog post, press release or record page (:mod:`benchkg.records.draft`);
-        with ``out``, written there as ``benchmarks/<id>.json`` (and its ``sources/<id>.json``).
+    def draft(self, source: str | Path, out: str | Path | None = None) -> list:
+        """The draft claims of a saved blog post, press release or record page, one per number it states
+        with its own context (:mod:`benchkg.records.draft`); with ``out``, each written there as
+        ``benchmarks/<id>.json`` (and the page's ``sources/<id>.json``).
 
-        :raises UsageError: for a page it cannot read, or a record that already exists in ``out``.
+        :raises UsageError: for a page it cannot read, or a record that already exists in ``out`` (then
+            none is written).
         """
 
         names = self.names()
-        result = draft(Path(source), names)
+        results = draft(Path(source), names)
         if out is not None:
-            claim = Path(out) / "benchmarks" / f"{result.record['id']}.json"
-            if claim.exists():
+            claims = [Path(out) / "benchmarks" / f"{r.record['id']}.json" for r in results]
+            existing = [c for c in claims if c.exists()]
+            if existing:
                 raise UsageError(
-                    f"{claim} exists; benchkg draft never overwrites a record (remove it, or draft into another folder)"
+                    f"{existing[0]} exists; benchkg draft never overwrites a record (remove it, or draft into another folder)"
                 )
-            write_atomic(claim, record_text(result.record).encode("utf-8"))
-            source_file = Path(out) / "sources" / f"{result.source['id']}.json"
-            if not source_file.exists() and not names.resolve(
-                "sources", result.source["id"]
-            ):  # a known source is used as it is
-                write_atomic(source_file, record_text(result.source).encode("utf-8"))
-        return result
+            for claim, result in zip(claims, results):
+                write_atomic(claim, record_text(result.record).encode("utf-8"))
+            source = results[0].source
+            source_file = Path(out) / "sources" / f"{source['id']}.json"
+            if not source_file.exists() and not names.resolve("sources", source["id"]):  # a known source is kept
+                write_atomic(source_file, record_text(source).encode("utf-8"))
+        return results
 
     @_guarded
     def export(self, path: str | Path, format: str | None = None) -> Path:

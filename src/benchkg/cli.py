@@ -518,22 +518,29 @@ def draft(
     ),
     data: Path = DataOpt,
 ):
-    """Draft a claim from a blog post or press release: every number with a throughput, latency or count
-    unit (each with its sentence as the quote), the chips, model, suite, scenario and organisations the
-    text names (through the records' ids and aliases), and omitted_by_source for what it does not state.
-    It never invents a value: what it cannot decide is listed on stderr for you to fill in.
+    """Draft the claims of a blog post or press release, one per number it states with its own context:
+    every number with a throughput, latency or count unit (each with its sentence as the quote), the chips,
+    model, suite, scenario, counts and organisations of the clause, sentence or paragraph that states it
+    (never a count from another paragraph), a rounded headline ("104K") read as the precise figure the body
+    gives, and omitted_by_source for what the text does not state. It never invents a value: what it
+    cannot decide is listed on stderr for you to fill in. One claim prints as a record; several as a list.
 
     Example: benchkg draft saved-post.html > claim.json   (or: benchkg draft saved-post.html --out data)
     """
     from benchkg.records.draft import record_text
 
     kg = _open(data)
-    result = kg.draft(source, out)
+    results = kg.draft(source, out)
     if out is None:
-        _echo(record_text(result.record), nl=False, data=True)
+        shown = results[0].record if len(results) == 1 else [r.record for r in results]
+        _echo(record_text(shown), nl=False, data=True)
     else:
-        _echo(f"wrote {out}/benchmarks/{result.record['id']}.json (and its source, if new)", err=True)
-    _echo(result.comment(), err=True)
+        for result in results:
+            _echo(f"wrote {out}/benchmarks/{result.record['id']}.json", err=True)
+        _echo("(and the page's source record, if new)", err=True)
+    for n, result in enumerate(results, 1):
+        head = f"claim {n} of {len(results)} ({result.record['id']}): " if len(results) > 1 else ""
+        _echo(head + result.comment(), err=True)
 
 
 @app.command("reference")

@@ -304,8 +304,8 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.") or "draft"
 
 
-def draft(path: Path, names: Names) -> Draft:
-    """The draft claim of one saved source (see the module's doc).
+def read_page(path: Path) -> tuple[str, str]:
+    """(the readable text, the page's own title) of a saved page.
 
     :raises UsageError: for a file that is not a readable .html, .md or .txt page.
     """
@@ -318,56 +318,223 @@ def draft(path: Path, names: Names) -> Draft:
         raw = path.read_bytes()
         if len(raw) > 5_000_000:
             raise UsageError(f"{path}: {len(raw) / 1e6:.0f} MB is not a blog post; save the page as HTML or text")
-        text = plain_text(raw.decode("utf-8"), path.suffix.lower())
-        heading = page_title(raw.decode("utf-8"), path.suffix.lower())
+        return plain_text(raw.decode("utf-8"), path.suffix.lower()), page_title(
+            raw.decode("utf-8"), path.suffix.lower()
+        )
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not UTF-8 text; save the page as UTF-8") from None
     except OSError as e:
         raise UsageError(f"{path}: cannot read: {e.strerror or e}") from None
+
+
+@dataclass
+class Group:
+    """The figures of one claim: its headline (the most precise statement of the number), the same number
+    restated elsewhere (a rounded "104K" in the title), and the other numbers of its clause (reported)."""
+
+    lead: Figure
+    restated: list[Figure] = field(default_factory=list)
+    reported: list[Figure] = field(default_factory=list)
+
+
+def _restates(a: Figure, b: Figure) -> bool:
+    """Whether two throughput figures state one number: the same unit and scope, and each within the
+    other's precision (a rounded "104K" is 104,120 written shorter)."""
+    if (a.unit, a.scope) != (b.unit, b.scope):
+        return False
+    return a.mention.states(b.mention.value) or b.mention.states(a.mention.value)
+
+
+def _precision(f: Figure) -> Decimal:
+    return f.mention.high - f.mention.low
+
+
+def groups(found: list[Figure]) -> list[Group]:
+    """The claims a text states: one per throughput number with its own context. A number restated
+    (rounded, or in the title) joins its claim, the more precise statement leading; another number of the
+    same clause (an "up to … per GPU" beside the aggregate) is reported with it; a number in another
+    clause or sentence that states its own count, scenario or model is a claim of its own."""
+    out: list[Group] = []
+    for f in (f for f in found if f.kind == "throughput"):
+        same = next((g for g in out if any(_restates(x, f) for x in [g.lead, *g.restated])), None)
+        if same is not None:
+            if _precision(f) < _precision(same.lead):
+                same.restated.append(same.lead)
+                same.lead = f
+            else:
+                same.restated.append(f)
+            continue
+        beside = next(
+            (
+                g
+                for g in out
+                if _clause(g.lead) == _clause(f) or (g.lead.sentence == f.sentence and not _own_context(f))
+            ),
+            None,
+        )
+        if beside is not None:
+            beside.reported.append(f)
+            continue
+        out.append(Group(f))
+    return out
+
+
+_CLAUSE_BREAK = re.compile(r",\s+(?:and|while|whereas|but)\s+|;\s+|\s+(?:while|whereas)\s+", re.I)
+
+
+def _clause(f: Figure) -> tuple[str, int]:
+    """The clause of a figure's sentence that holds it: (sentence, the clause's start)."""
+    start = 0
+    for m in _CLAUSE_BREAK.finditer(f.sentence):
+        if m.start() > f.mention.start:
+            break
+        start = m.end()
+    return f.sentence, start
+
+
+def _clause_text(f: Figure) -> str:
+    sentence, start = _clause(f)
+    m = next((m for m in _CLAUSE_BREAK.finditer(sentence, start) if m.start() > f.mention.start), None)
+    return sentence[start : m.start() if m else len(sentence)]
+
+
+def _own_context(f: Figure) -> bool:
+    """Whether a figure's clause states a count, a scenario or an instance count of its own."""
+    clause = _clause_text(f)
+    return bool(
+        re.search(r"\d[\d,]*\s+(?:[\w-]+\s+){0,3}(?:gpus|accelerators|chips|nodes)\b", clause, re.I)
+        or any(re.search(pattern, clause, re.I) for _, pattern in _SCENARIOS)
+        or _INSTANCES.search(clause)
+    )
+
+
+#: number words a release writes counts in
+WORDS = {
+    "a": 1, "an": 1, "a single": 1, "one": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "sixteen": 16, "eighteen": 18,
+}  # fmt: skip
+_NUMBER = (
+    r"(?P<n>a\s+single|an?|one|single|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|eighteen|\d+)"
+)
+#: "a single instance", "eight instances", "two nodes": a count of nodes (servers) in words
+_INSTANCES = re.compile(rf"\b{_NUMBER}\s+(?:[\w-]+\s+)?(?:instances?|nodes?|servers?)\b", re.I)
+#: "a single GB300 NVL72 rack", "one rack": a whole rack or system of the chip named
+_RACK = re.compile(rf"\b{_NUMBER}\s+(?:[\w.-]+\s+){{0,3}}(?:rack|system)\b", re.I)
+
+
+def _word_number(text: str) -> int:
+    text = " ".join(text.lower().split())
+    return int(text) if text.isdigit() else WORDS[text]
+
+
+def draft(path: Path, names: Names) -> list[Draft]:
+    """The draft claims of one saved source, one per number it states with its own context (see the
+    module's doc); a source that states none gives one draft that says so.
+
+    :raises UsageError: for a file that is not a readable .html, .md or .txt page.
+    """
+    path = Path(path)
+    text, heading = read_page(path)
     source_id = slug(path.stem)
     found = figures(text)
-    throughput = [f for f in found if f.kind == "throughput"]
-    title = heading or next((s for _, s in sentences(text) if len(s) >= 40), path.stem)  # a headline, not a byline
-    record: dict = {"id": source_id, "title": _short(title, 200)}
+    title = heading or _headline(text) or path.stem
+    claims = groups(found) or [None]
+    source = {"id": source_id, "name": _short(title, 200), "notes": f"Drafted by benchkg draft from {path.name}."}
+    out = []
+    for n, group in enumerate(claims, 1):
+        claim_id = source_id if len(claims) == 1 else f"{source_id}-{n}"
+        record, undecided = _claim(claim_id, group, text, title, names, found, single=len(claims) == 1)
+        record["sources"] = _quotes(group, found, source_id, title, single=len(claims) == 1)
+        out.append(Draft(_ordered(record), source, found, undecided))
+    return out
+
+
+def _headline(text: str) -> str:
+    r"""A plain text's title: its first line when that reads as a headline (three words or more, no full
+    stop at its end), else its first sentence of 40 characters or more (a headline, not a byline).
+
+    >>> _headline("Vultr brings H200 capacity to MLPerf\n\nIts cluster has 128 GPUs across 16 nodes.")
+    'Vultr brings H200 capacity to MLPerf'
+    >>> _headline("By Ann\nCoreWeave brought up its first multi-rack cluster on September 16.")
+    'CoreWeave brought up its first multi-rack cluster on September 16.'
+    """
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    if len(first.split()) >= 3 and not first.endswith((".", "!", "?", ":")) and len(first) <= 200:
+        return first
+    return next((s for _, s in sentences(text) if len(s) >= 40), "")
+
+
+def _quotes(group: Group | None, found: list[Figure], source_id: str, title: str, single: bool) -> list[dict]:
+    """The claim's sentences as quotes: the headline's first, then where the number is restated, then
+    (for the only claim of a text) every other sentence with a figure."""
+    mine = [group.lead, *group.restated, *group.reported] if group else []
+    rest = [f for f in found if f not in mine] if single else []
+    quotes: list[dict] = []
+    for f in mine + rest:
+        quote = _short(f.sentence, 400)
+        if quote not in [q["quote"] for q in quotes]:
+            quotes.append({"source_id": source_id, "quote": quote})
+    return quotes or [{"source_id": source_id, "quote": _short(title, 400)}]
+
+
+def _paragraph(text: str, sentence: str) -> str:
+    """The paragraph (a line of the readable text) that holds ``sentence``."""
+    return next((line for line in text.splitlines() if sentence in line), sentence)
+
+
+def _claim(
+    claim_id: str, group: Group | None, text: str, title: str, names: Names, found: list[Figure], single: bool
+) -> tuple[dict, list[str]]:
+    """One claim's record and what is left undecided: its number and what the text says of it, read
+    nearest first — its clause, its sentence, its paragraph, then (for the only claim) the title."""
+    record: dict = {"id": claim_id, "title": _short(title, 200)}
     undecided: list[str] = []
-    lead = throughput[0] if throughput else None
-    here = lead.sentence if lead else text
-    here = f"{title}\n{here}"  # what the title and the headline's sentence name comes first
-    _what_was_measured(record, text, here, names, undecided, lead.sentence if lead else "")
-    _on_what(record, text, here, names, found, undecided)
+    lead = group.lead if group else None
+    if lead:
+        scopes = [_clause_text(lead), lead.sentence, _paragraph(text, lead.sentence)]
+        scopes += [r.sentence for r in group.restated]
+    else:
+        scopes = []
+    if single or not lead:
+        scopes.append(title)
+    _what_was_measured(record, text, scopes, names, undecided)
+    _on_what(record, text, scopes, names, found, undecided, lead)
     if lead:
         record.update(
             {"metric": "throughput", "value": _number(lead.mention.value), "unit": lead.unit, "scope": lead.scope}
         )
-        others = [f for f in throughput[1:] if f.mention.value != lead.mention.value]
+        others = [f for f in group.reported if f.mention.value != lead.mention.value]
+        if single:  # the only claim of a text: every other throughput it states is reported with it
+            others += [f for f in found if f.kind == "throughput" and f not in (lead, *group.restated, *others)]
         if others:
             record["reported"] = [
                 {"metric": "throughput", "value": _number(f.mention.value), "unit": f.unit, "scope": f.scope}
                 for f in others
             ]
+        if group.restated:
+            undecided.append(
+                "value: the text also writes it "
+                + ", ".join(
+                    f"{f.mention.value:,}" if not f.mention.multiplier else _short(f.sentence, 60)
+                    for f in group.restated
+                )
+                + f"; the draft took the precise {lead.mention.value:,}"
+            )
     else:
         undecided.append(
             "the headline number: the text gives no number with a throughput unit (tokens/s, queries/s, samples/s)"
         )
-    concurrency = next((f for f in found if f.unit == "concurrency"), None)
+    concurrency = [f for f in found if f.unit == "concurrency" and any(f.sentence in s for s in scopes[:3] or [text])]
     if concurrency:
-        record["load"] = {"concurrency": int(concurrency.mention.value)}
+        record["load"] = {"concurrency": int(concurrency[0].mention.value)}
     undecided.append(
         "measured_by: vendor (the submitter's own release or post), third-party, or mlcommons (an "
         "audited MLPerf result: then give mlperf_result_id)"
     )
-    record["sources"] = []
-    for f in ([lead] if lead else []) + [f for f in found if f is not lead]:
-        quote = _short(f.sentence, 400)
-        if quote not in [s["quote"] for s in record["sources"]]:
-            record["sources"].append({"source_id": source_id, "quote": quote})
-    if not record["sources"]:
-        record["sources"].append({"source_id": source_id, "quote": _short(title, 400)})
     # a field the claim must state (an MLPerf Inference claim's division) is a gap to fill, not an omission
     required = {"division"} if record.get("suite_id", "").startswith("mlperf-inference") else set()
     record["omitted_by_source"] = [f for f in STATED_OR_OMITTED if not _stated(record, f, text) and f not in required]
-    source = {"id": source_id, "name": _short(title, 200), "notes": f"Drafted by benchkg draft from {path.name}."}
-    return Draft(_ordered(record), source, found, undecided)
+    return record, undecided
 
 
 def _stated(record: dict, dotted: str, text: str) -> bool:
@@ -391,7 +558,18 @@ def _stated(record: dict, dotted: str, text: str) -> bool:
     return bool(re.search(words.get(dotted, r"$^"), text, re.I))
 
 
-def _what_was_measured(record: dict, text: str, here: str, names: Names, undecided: list[str], lead: str = "") -> None:
+def _nearest(scopes: list[str], text: str, find) -> list:
+    """What ``find`` finds in the nearest scope that has any (clause, sentence, paragraph, title), else in
+    the whole text."""
+    for scope in [*scopes, text]:
+        hits = find(scope)
+        if hits:
+            return hits
+    return []
+
+
+def _what_was_measured(record: dict, text: str, scopes: list[str], names: Names, undecided: list[str]) -> None:
+    here = "\n".join(scopes) or text
     suites = {}
     for m in _SUITE.finditer(text):
         family = (m.group("pre") or m.group("post") or "Inference").lower()
@@ -421,11 +599,9 @@ def _what_was_measured(record: dict, text: str, here: str, names: Names, undecid
         record["system_type"] = "edge"
     # the scenario the headline's own sentence names, else the title's, else the text's ("Acme's X8
     # server … in the Offline scenario": the product's name is not the scenario)
-    scenarios = []
-    for where in (lead, here, text):
-        scenarios = [value for value, pattern in _SCENARIOS if re.search(pattern, where, re.I)]
-        if scenarios:
-            break
+    scenarios = _nearest(
+        scopes, text, lambda where: [v for v, pattern in _SCENARIOS if re.search(pattern, where, re.I)]
+    )
     family = record.get("suite_id", "")
     if "endpoints" in family:
         scenarios = ["endpoints"]
@@ -436,7 +612,7 @@ def _what_was_measured(record: dict, text: str, here: str, names: Names, undecid
         undecided.append(
             f"scenario: the text names {', '.join(scenarios)}; the draft took {scenarios[0]} (near the headline)"
         )
-    models = _named(names, "models", text, here)
+    models = _nearest(scopes, text, lambda where: _named(names, "models", where, where))
     if models:
         record["model_id"] = models[0]
         if len(models) > 1:
@@ -451,8 +627,19 @@ def _what_was_measured(record: dict, text: str, here: str, names: Names, undecid
             undecided.append(f"{field_}: the text names {', '.join(found)}")
 
 
-def _on_what(record: dict, text: str, here: str, names: Names, found: list[Figure], undecided: list[str]) -> None:
-    chips = _named(names, "accelerators", text, here)
+def _on_what(
+    record: dict,
+    text: str,
+    scopes: list[str],
+    names: Names,
+    found: list[Figure],
+    undecided: list[str],
+    lead: Figure | None = None,
+) -> None:
+    """The chips, the accelerator and node counts and the submitter: counts only from the claim's own
+    clause, sentence or paragraph (or the title of a text with one claim), never another paragraph's."""
+    here = "\n".join(scopes) or text
+    chips = _nearest(scopes, text, lambda where: _named(names, "accelerators", where, where))
     if chips:
         record["accelerator_ids"] = [chips[0]]
         if len(chips) > 1:
@@ -463,24 +650,46 @@ def _on_what(record: dict, text: str, here: str, names: Names, found: list[Figur
     else:
         undecided.append("accelerator_ids: no accelerator record is named in the text")
     counts = [f for f in found if f.unit == "accelerators"]
-    if counts:
-        nearest = next((f for f in counts if f.sentence in here), counts[0])
-        record["accelerator_count"] = int(nearest.mention.value)
-        others = sorted({int(f.mention.value) for f in counts} - {record["accelerator_count"]})
-        if others:
-            undecided.append(f"accelerator_count: the text also gives {', '.join(map(str, others))}")
-    else:
-        undecided.append(
-            "accelerator_count: the text states no count (an aggregate needs one: the per-accelerator "
-            "value divides by it)"
+    mine = next(
+        ([f for f in counts if f.sentence in scope] for scope in scopes if any(f.sentence in scope for f in counts)), []
+    )
+    mine = [f for f in mine if f.sentence == lead.sentence and _clause(f) == _clause(lead)] or mine if lead else mine
+    rack = next((m for scope in scopes for m in [_RACK.search(scope)] if m), None)
+    if mine:
+        nearest = min(
+            mine,
+            key=lambda f: abs(f.mention.start - lead.mention.start) if lead and f.sentence == lead.sentence else 10**6,
         )
-    nodes = [f for f in found if f.unit == "nodes"]
+        record["accelerator_count"] = int(nearest.mention.value)
+    elif rack and chips and chips[0] in names.units:  # "a single GB300 NVL72 rack": the rack's size
+        record["accelerator_count"] = _word_number(rack.group("n")) * names.units[chips[0]]
+    others = sorted({int(f.mention.value) for f in counts} - {record.get("accelerator_count")})
+    if "accelerator_count" not in record:
+        undecided.append(
+            "accelerator_count: the claim's own sentence and paragraph state no count (an aggregate needs one: "
+            "the per-accelerator value divides by it)"
+            + (f"; elsewhere the text gives {', '.join(map(str, others))}" if others else "")
+        )
+    elif others:
+        undecided.append(f"accelerator_count: the text also gives {', '.join(map(str, others))} (elsewhere)")
+    nodes = [f for f in found if f.unit == "nodes" and any(f.sentence in scope for scope in scopes)]
+    instances = [
+        m
+        for scope in scopes[:2]
+        for m in [_INSTANCES.search(_clause_text(lead) if lead and scope == scopes[0] else scope)]
+        if m
+    ]
     if nodes:
-        chosen = _beside(nodes, counts, record.get("accelerator_count"))
+        chosen = _beside(nodes, [f for f in counts if f.sentence in here], record.get("accelerator_count"))
         record["node_count"] = int(chosen.mention.value)
-        others = sorted({int(f.mention.value) for f in nodes} - {record["node_count"]})
-        if others:
-            undecided.append(f"node_count: the text also gives {', '.join(map(str, others))}")
+    elif instances:
+        record["node_count"] = _word_number(instances[0].group("n"))
+    all_nodes = sorted({int(f.mention.value) for f in found if f.unit == "nodes"} - {record.get("node_count")})
+    if all_nodes:
+        undecided.append(
+            f"node_count: the text also gives {', '.join(map(str, all_nodes))} node(s)"
+            + (" in another paragraph" if "node_count" not in record else "")
+        )
     organisations = [
         o
         for o in _named(names, "organizations", text, here, exclude=("accelerators", "models", "engines"))

@@ -54,6 +54,7 @@ class Names:
 
     by_key: dict[str, dict[str, set[str]]] = field(default_factory=dict)
     names: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (kind, id) -> its names
+    units: dict[str, int] = field(default_factory=dict)  # a rack's or system's id -> the accelerators it holds
 
     def add(self, kind: str, record_id: str, *names: str) -> None:
         for name in (record_id, *names):
@@ -124,6 +125,9 @@ def names_of(folders, kinds=NAMED_KINDS) -> Names:
                     continue
                 aliases = data.get("aliases") if isinstance(data.get("aliases"), list) else []
                 out.add(kind, path.stem, *(n for n in [data.get("name"), *aliases] if isinstance(n, str)))
+                per_unit = data.get("accelerators_per_unit")
+                if kind == "accelerators" and data.get("kind") in ("rack", "system") and isinstance(per_unit, int):
+                    out.units[path.stem] = per_unit
     return out
 
 
