@@ -153,3 +153,35 @@ def test_a_new_repositorys_store_starts_complete_not_as_an_interrupted_build(tmp
     ready.write_text(json.dumps({k: v for k, v in info.items() if k != "flushed"}))
     prepared()  # an unflushed cache is prepared again
     assert json.loads(ready.read_text()).get("flushed") is True
+
+
+def test_the_audited_partners_own_findings_show_in_a_data_repository(repo):
+    """An AMD MI355X cluster's audited result whose Accelerator field counts 87 of its 88 accelerators
+    carries that finding in vendor-vs-audited's audited_gotchas in a data repository, as in benchkg's own."""
+    claim = {
+        "id": "acme-mi355x-88-llama2-70b-offline",
+        "title": "Acme MI355X cluster, Llama 2 70B Offline",
+        "suite_id": "mlperf-inference-v6.0",
+        "division": "closed",
+        "scenario": "offline",
+        "model_id": "llama2-70b",
+        "accelerator_ids": ["amd-instinct-mi355x"],
+        "accelerator_count": 88,
+        "metric": "throughput",
+        "value": 1100000,
+        "unit": "tokens/s",
+        "scope": "aggregate",
+        "measured_by": "vendor",
+        "sources": [
+            {"source_id": "mlperf-inference-v6.0-results", "quote": "1,100,000 tokens/s", "retrieved": "2026-12-04"}
+        ],
+    }
+    (repo / "data" / "benchmarks" / f"{claim['id']}.json").write_text(json.dumps(claim, indent=2))
+    rows = json.loads(
+        cli(
+            "query", "vendor-vs-audited", "--param", "model=llama2-70b", "--format", "json", "--data", repo / "data"
+        ).stdout
+    )
+    (row,) = [r for r in rows if r["vendor_claim"] == claim["id"]]
+    assert row["audited_count"] == 88
+    assert "accelerator-mix-states-another-count" in row["audited_gotchas"].split()

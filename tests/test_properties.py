@@ -145,6 +145,7 @@ def test_a_claim_without_a_system_is_one_row_whatever_else_is_labelled(tmp_path)
     assert "system_name" not in rows[0]
 
 
+@pytest.mark.slow
 @seed(SEED)
 @SETTINGS
 @given(folder=gendata.folders())
@@ -162,6 +163,7 @@ def test_per_claim_queries_give_one_row_per_claim_and_servers_agree(folder, oxig
                 assert remote == result[(name, i)], f"{name} (variant {i}) differs on the server; {explain(folder)}"
 
 
+@pytest.mark.slow
 @seed(SEED + 1)
 @SETTINGS
 @given(folder=gendata.folders())
@@ -173,6 +175,7 @@ def test_unrelated_records_change_no_answer(folder):
     assert not changed, f"{changed[0]}: {before[changed[0]]} became {after[changed[0]]}; {explain(folder)}"
 
 
+@pytest.mark.slow
 @seed(SEED + 2)
 @SETTINGS
 @given(folder=gendata.folders())
