@@ -417,3 +417,76 @@ def test_full_rounds_import_and_validate(tmp_path):
         assert f"v{v} {results:,}, v{v} CPU-only {cpu_only:,}" in result.stdout
     assert "skipped" not in result.stdout
     assert cli("validate", "--data", data).exit_code == 0
+
+
+V61 = SHARED / "realdata" / "mlperf_inference_v6.1"
+
+
+@pytest.fixture(scope="module")
+def imported_v61(tmp_path_factory):
+    if not (V61 / "summary.json").is_file():
+        pytest.skip("../shared/realdata/mlperf_inference_v6.1 is not here")
+    out = tmp_path_factory.mktemp("v61") / "data"
+    shutil.copytree(DATA, out)
+    report = import_mlperf(V61, out)
+    return out, report
+
+
+def v61(out: Path, name: str) -> dict:
+    return json.loads((out / "benchmarks" / f"{name}.json").read_text())
+
+
+@pytest.mark.slow
+def test_v61_every_row_is_imported_or_skipped_with_its_reason(imported_v61):
+    out, report = imported_v61
+    rows = json.loads((V61 / "summary.json").read_text())
+    written = [p for p in (out / "benchmarks").glob("mlperf-6.1-*.json")]
+    assert report.imported["v6.1"] == len(written) == 491 and report.imported["v6.1 CPU-only"] == 33
+    assert sum(report.skipped.values()) == len(rows) - len(written) == 1
+    (reason,) = report.skipped
+    assert "'Tasks/s'" in reason
+    systems = {(r["Division"], r["Organization"], r["Platform"]) for r in rows.values() if r["Units"] != "Tasks/s"}
+    assert len(list((out / "systems").glob("mlperf-6.1-*.json"))) == len(systems)
+
+
+@pytest.mark.slow
+def test_v61_import_twice_gives_byte_identical_files(imported_v61, tmp_path):
+    out, _ = imported_v61
+    again = tmp_path / "data"
+    shutil.copytree(DATA, again)
+    import_mlperf(V61, again)
+    for path in out.rglob("*.json"):
+        assert path.read_bytes() == (again / path.relative_to(out)).read_bytes(), path
+
+
+@pytest.mark.slow
+def test_v61_quirks(imported_v61):
+    """Ids from division, submitter, platform, benchmark and scenario; lower-case scenario names and
+    llama3_1-8b read as the other rounds write them; the "72x" system of 288 accelerators on 72 nodes kept
+    as stated (the shape finds it); a CPU-only row counts its processors; six significant figures kept."""
+    out, _ = imported_v61
+    rack = v61(out, "mlperf-6.1-closed-coreweave-gb200-nvl72-gb200-186gb-aarch64x72-trt-llama2-70b-99.9-server")
+    assert (rack["value"], rack["accelerator_count"], rack["node_count"], rack["accuracy_target"]) == (910621, 72, 18, "99.9")
+    assert "mlperf_result_id" not in rack and "mlperf_result_id" in rack["omitted_by_source"]
+    assert rack["sources"][0]["quote"].startswith("./closed/CoreWeave/results/")
+    rows = list(json.loads((V61 / "summary.json").read_text()).values())
+    lower = [r for r in rows if r["Scenario"] in ("offline", "singlestream", "multistream")]
+    assert lower
+    for row in lower:
+        scenario = {"offline": "offline", "singlestream": "single-stream", "multistream": "multi-stream"}[row["Scenario"]]
+        found = [
+            json.loads(p.read_text())
+            for p in (out / "benchmarks").glob(f"mlperf-6.1-*-{row['Scenario'].lower()}*.json")
+            if json.loads(p.read_text())["value"] == (int(row["Result"]) if row["Result"] == int(row["Result"]) else row["Result"])
+        ]
+        assert found and all(c["scenario"] == scenario for c in found)
+    underscore = [p for p in (out / "benchmarks").glob("mlperf-6.1-*llama3_1*")]
+    assert not underscore and any(True for _ in (out / "benchmarks").glob("mlperf-6.1-*-llama3.1-8b-*.json"))
+    nvl288 = v61(out, "mlperf-6.1-closed-nvidia-gb300-nvl72-gb300-288gb-aarch64x288-trt-deepseek-r1-offline")
+    assert (nvl288["accelerator_count"], nvl288["node_count"]) == (288, 72) and "72x" in nvl288["system_name"]
+    cpu = [json.loads(p.read_text()) for p in (out / "benchmarks").glob("mlperf-6.1-*.json")]
+    cpu = [c for c in cpu if c["accelerator_ids"][0].startswith(("intel-xeon", "amd-epyc"))]
+    assert len(cpu) == 33 and all(c["accelerator_count"] >= 1 for c in cpu)
+    report = validate_graph(build_graph(out, persist=False).store, data_dir=out)
+    flagged = {f.file.rsplit("/", 1)[-1] for f in report.findings if f.shape == "name-states-another-count"}
+    assert "mlperf-6.1-closed-nvidia-gb300-nvl72-gb300-288gb-aarch64x288-trt-deepseek-r1-offline.json" in flagged

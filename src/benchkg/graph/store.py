@@ -46,7 +46,7 @@ from benchkg.rules.shapes import load_shapes
 
 ONTOLOGY_GRAPH = "https://w3id.org/benchkg/ontology"
 #: bump when the mapping changes, so stores built by an older mapping are rebuilt whole.
-MAPPING_VERSION = f"{__version__}+2"
+MAPPING_VERSION = f"{__version__}+3"
 _STATE = NamedNode(BK + "buildState")
 _STAT = NamedNode(BK + "fileStat")
 _GENERATION = NamedNode(BK + "manifestGeneration")

@@ -13,8 +13,10 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
+from urllib.parse import quote
 
 from benchkg.importers import common
+from benchkg.importers.mlperf_summary import is_summary_round, read_summary
 from benchkg.importers.common import (
     TABLES,
     ImportReport,
@@ -75,6 +77,7 @@ SOURCES = {
     "4.1": ("https://github.com/mlcommons/inference_results_v4.1", "https://www.apache.org/licenses/LICENSE-2.0"),
     "5.1": ("https://github.com/mlcommons/inference_results_v5.1", None),
     "6.0": ("https://github.com/mlcommons/inference_results_v6.0", "https://www.apache.org/licenses/LICENSE-2.0"),
+    "6.1": ("https://github.com/mlcommons/inference_results_v6.1", None),
 }
 
 
@@ -102,13 +105,17 @@ def split_accelerators(text: str) -> list[tuple[str, int | None]]:
     [('AMD Instinct MI300X 192GB HBM3', 32), ('AMD Instinct MI325X 256GB HBM3e', 16)]
     >>> split_accelerators("AMD Instinct MI355X 288GB HBM3e (Power Cap 1000 W)")
     [('AMD Instinct MI355X 288GB HBM3e', None)]
+    >>> split_accelerators("NVIDIA H200-SXM-141GB + AMD Instinct MI350X 288GB HBM3e")
+    [('NVIDIA H200-SXM-141GB', None), ('AMD Instinct MI350X 288GB HBM3e', None)]
+    >>> split_accelerators("AMD Instinct MI300X 192GB HBM3 (x2x8) and AMD Instinct MI355X 288GB HBM3e (x2x8)")
+    [('AMD Instinct MI300X 192GB HBM3', 16), ('AMD Instinct MI355X 288GB HBM3e', 16)]
     """
-    parts = re.split(r",\s+(?=[A-Z])|\s+and\s+", text)
+    parts = re.split(r",\s+(?=[A-Z])|\s+and\s+|\s+\+\s+", text)
     out = []
     for part in parts:
-        m = re.search(r"\s*\(x(\d+)\)\s*$", part)
-        count = int(m.group(1)) if m else None
-        name = re.sub(r"\s*\((x\d+|Power Cap[^)]*)\)\s*$", "", part).strip()
+        m = re.search(r"\s*\(x(\d+)(?:x(\d+))?\)\s*$", part)  # v6.1 writes "(x2x8)": 2 nodes × 8
+        count = int(m.group(1)) * int(m.group(2) or 1) if m else None
+        name = re.sub(r"\s*\((x\d+(?:x\d+)?|Power Cap[^)]*)\)\s*$", "", part).strip()
         out.append((name, count))
     return out
 
@@ -305,11 +312,21 @@ class _Round:
         return candidate
 
 
-def _read_round(round_dir: Path) -> tuple[list[dict], str]:
-    """The checked rows of a round's ``summary_results.json`` and its version (``4.1``)."""
+def _read_round(round_dir: Path, state_descriptions: dict | None = None) -> tuple[list[dict], str]:
+    """The checked rows of a round's ``summary_results.json`` and its version (``4.1``); for v6.1's
+    ``summary.json`` (:mod:`benchkg.importers.mlperf_summary`), its rows in the same columns, and the
+    system descriptions its rows carry put in ``state_descriptions`` by the path a description would have."""
+    if is_summary_round(round_dir):
+        rows, systems = read_summary(round_dir / "summary.json")
+        if state_descriptions is not None:
+            for (division, submitter, platform), description in systems.items():
+                state_descriptions[_system_path(round_dir, division, submitter, platform)] = description
+        return rows, "6.1"
     summary = round_dir / "summary_results.json"
     if not summary.is_file():
-        raise InputError.at(round_dir, None, "", "no summary_results.json: pass the folder of one MLPerf round")
+        raise InputError.at(
+            round_dir, None, "", "no summary_results.json (or v6.1's summary.json): pass the folder of one MLPerf round"
+        )
     try:
         rows = json.loads(summary.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as e:
@@ -330,9 +347,11 @@ def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = 
     :raises InputError: if the folder is not an MLPerf results round.
     """
     round_dir, out_dir = Path(round_dir), Path(out_dir)
-    rows, version = _read_round(round_dir)
+    descriptions: dict = {}
+    rows, version = _read_round(round_dir, descriptions)
     report = report or ImportReport()
     state = _Round(version)
+    state.descriptions.update(descriptions)
     count = cpu_only = 0
     for n, row in enumerate(rows, 1):
         if progress:
@@ -357,7 +376,7 @@ def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = 
 def _claim(state: _Round, round_dir: Path, row: dict, report: ImportReport) -> dict | None:
     """The claim record of one result row (and its system added to ``state``), or None when it is
     skipped (an unknown accelerator, no headline result, no count), with the reason in ``report``."""
-    system_path = round_dir / "systems" / row["Category"] / row["Submitter"] / "systems" / f"{row['Platform']}.json"
+    system_path = _system_path(round_dir, row["Category"], row["Submitter"], row["Platform"])
     if system_path not in state.descriptions:
         state.descriptions[system_path] = _system_description(system_path)
     system = state.descriptions[system_path]
@@ -397,6 +416,11 @@ def _claim(state: _Round, round_dir: Path, row: dict, report: ImportReport) -> d
     return rec
 
 
+def _system_path(round_dir: Path, division: str, submitter: str, platform: str) -> Path:
+    """Where a round's system description of a platform is (``systems/<division>/<submitter>/systems/``)."""
+    return round_dir / "systems" / division / submitter / "systems" / f"{platform}.json"
+
+
 def _skipped(row: dict, parts, acc_ids: list, unit, accelerator_count, report: ImportReport) -> bool:
     """Whether a result row is left out, with the reason in ``report``: a chip the reviewed table does
     not know, no headline result, or no accelerator count (an aggregate needs its count)."""
@@ -406,8 +430,11 @@ def _skipped(row: dict, parts, acc_ids: list, unit, accelerator_count, report: I
                 report.unknown(f"accelerator: {name}")
         report.skip("accelerator or processor not in the reviewed table")
         return True
-    if unit is None or row.get("Performance_Result") in (None, ""):
-        report.skip("no headline result or unknown unit")
+    if row.get("Performance_Result") in (None, ""):
+        report.skip("no headline result")
+        return True
+    if unit is None:
+        report.skip(f"unit {row.get('Performance_Units')!r} is none benchkg reads (tokens/s, samples/s, queries/s, ms, s)")
         return True
     if not accelerator_count:
         report.skip(
@@ -431,7 +458,7 @@ def _claim_fields(state: _Round, row: dict, system: dict | None, unit: tuple, sy
     """A claim's id, title, run (suite, division, scenario, model, tier, format, engine)."""
     model, tier, scenario_override = model_and_accuracy(row["Model"])
     rec: dict = {
-        "id": state.unique_id(slug(f"mlperf-{row['ID'].lstrip('v')}-{row['Model']}-{row['Scenario']}")),
+        "id": state.unique_id(slug(f"mlperf-{row['ID'].lstrip('v')}-{row['Model']}-{row['Scenario']}").lower()),
         "title": f"{_system_name(row, system)}: {row['Model']} {row['Scenario']}, "
         f"MLPerf Inference v{state.version} {row['Category']}",
         "suite_id": state.suite_id,
@@ -465,16 +492,22 @@ def _claim_provenance(state: _Round, row: dict, system: dict | None, rec: dict, 
     rec["power"] = {"measured": bool(row.get("has_power"))}
     rec["measured_by"] = "mlcommons"
     rec["submitter_id"] = slug(row["Submitter"])
-    rec["sources"] = [
-        {
-            "source_id": state.source_id,
-            "quote": f"{row['ID']} {row['Platform']} {row['Model']} {row['Scenario']}: "
-            f"Performance_Result {row['Performance_Result']} {row['Performance_Units']}",
-        }
-    ]
-    rec["mlperf_result_id"] = row["ID"]
+    public = row.get("public_id", True)  # v6.1 has no public result numbers: its row is named by its folder
+    quote = (
+        f"{row['ID']} {row['Platform']} {row['Model']} {row['Scenario']}: "
+        f"Performance_Result {row['Performance_Result']} {row['Performance_Units']}"
+        if public
+        else f"{row.get('Location') or row['ID']}: Result {row['Performance_Result']} {row['Performance_Units']}"
+    )
+    rec["sources"] = [{"source_id": state.source_id, "quote": quote}]
+    if public:
+        rec["mlperf_result_id"] = row["ID"]
     rec["inferred"] = bool(row.get("inferred"))
-    rec["omitted_by_source"] = ["parallelism", "fabric_exercised"] + (["power.watts"] if row.get("has_power") else [])
+    rec["omitted_by_source"] = (
+        ["parallelism", "fabric_exercised"]
+        + (["power.watts"] if row.get("has_power") else [])
+        + ([] if public else ["mlperf_result_id"])
+    )
     # two counts that disagree (the Accelerator field's x87, Total Accelerators' 88) stay data: the mix
     # keeps the one, accelerator_count the other, and the shape mix-states-another-count says so
     if "Virtualized" in row["Accelerator"]:
@@ -536,7 +569,8 @@ def _add_system(
     if description:
         rec["description"] = description
     if repo_url and system is not None:
-        rec["url"] = f"{repo_url}/blob/main/{row['Category']}/{row['Submitter']}/systems/{row['Platform']}.json"
+        path = "/".join(quote(part) for part in (row["Category"], row["Submitter"], "systems", f"{row['Platform']}.json"))
+        rec["url"] = f"{repo_url}/blob/main/{path}"  # "Orrick Industries LLC" is a folder name: spaces escaped
     rec["source_ids"] = [source_id]
     systems[sid] = rec
 

@@ -138,10 +138,14 @@ def stated_counts(name: str) -> list[int]:
     [4, 4]
     >>> stated_counts("1xMI300X_2xEPYC-9374F"), stated_counts("AMD MI355X (x87)"), stated_counts("aws-g4dn-4xlarge")
     ([1], [87], [])
+    >>> stated_counts("Cisco UCS H200x8 MI350Xx8 G200 2x2 ToR")  # "2x2" is a topology, not a count
+    [8, 8]
     """
     out = []
     for m in _COUNT.finditer(name):
         number = next(g for g in m.groups() if g is not None)
+        if m.group(3) and re.search(r"(?:^|[^A-Za-z0-9])\d+$", name[: m.start(3) - 1]):
+            continue  # "2x2", "4x4": digits on both sides of the x are a layout, not a part's count
         if _HOST.match(name[m.end() :]) or (m.group(1) and _HOST.match(name[m.end(1) :])):
             continue
         out.append(int(number))
