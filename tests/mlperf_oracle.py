@@ -486,7 +486,9 @@ def vendor_vs_audited(record: Record, params: dict) -> dict[str, tuple]:
             # nearest first: the same round, then the vendor's own audited result, then the nearest scale
             distance = times
             if mode != "any":
-                distance += (0 if a.suite == v.suite else 1000000) + (0 if v.submitter and a.submitter == v.submitter else 10000)
+                distance += (0 if a.suite == v.suite else 1000000) + (
+                    0 if v.submitter and a.submitter == v.submitter else 10000
+                )
             pairs.append((distance, a))
         if pairs:
             nearest = min(d for d, _ in pairs)

@@ -41,7 +41,9 @@ def test_vendor_rack_claim_meets_the_audited_chip_results(full_store, count):
     # the best audited GB200 Server result per GPU (nearest: of CoreWeave's in the claim's round at 72
     # GPUs; any: of all), computed from the records, both accuracy tiers (the claim states none)
     claim = json.loads((FULL_DATA / "benchmarks" / f"{RACK_CLAIM}.json").read_text())
-    results = [json.loads(p.read_text()) for p in (FULL_DATA / "benchmarks").glob("mlperf-*-llama2-70b-99*-server.json")]
+    results = [
+        json.loads(p.read_text()) for p in (FULL_DATA / "benchmarks").glob("mlperf-*-llama2-70b-99*-server.json")
+    ]
     best = max(
         Decimal(str(r["value"])) / r["accelerator_count"]
         for r in results
@@ -50,7 +52,9 @@ def test_vendor_rack_claim_meets_the_audited_chip_results(full_store, count):
         and r["unit"] == "tokens/s"
         and (
             count == "any"
-            or (r["accelerator_count"] == 72 and r["suite_id"] == claim["suite_id"] and r["submitter_id"] == "coreweave")
+            or (
+                r["accelerator_count"] == 72 and r["suite_id"] == claim["suite_id"] and r["submitter_id"] == "coreweave"
+            )
         )
     )
     assert Decimal(row["audited_per_accelerator"].value) == best.quantize(Decimal("0.0001"))

@@ -466,18 +466,26 @@ def test_v61_quirks(imported_v61):
     as stated (the shape finds it); a CPU-only row counts its processors; six significant figures kept."""
     out, _ = imported_v61
     rack = v61(out, "mlperf-6.1-closed-coreweave-gb200-nvl72-gb200-186gb-aarch64x72-trt-llama2-70b-99.9-server")
-    assert (rack["value"], rack["accelerator_count"], rack["node_count"], rack["accuracy_target"]) == (910621, 72, 18, "99.9")
+    assert (rack["value"], rack["accelerator_count"], rack["node_count"], rack["accuracy_target"]) == (
+        910621,
+        72,
+        18,
+        "99.9",
+    )
     assert "mlperf_result_id" not in rack and "mlperf_result_id" in rack["omitted_by_source"]
     assert rack["sources"][0]["quote"].startswith("./closed/CoreWeave/results/")
     rows = list(json.loads((V61 / "summary.json").read_text()).values())
     lower = [r for r in rows if r["Scenario"] in ("offline", "singlestream", "multistream")]
     assert lower
     for row in lower:
-        scenario = {"offline": "offline", "singlestream": "single-stream", "multistream": "multi-stream"}[row["Scenario"]]
+        scenario = {"offline": "offline", "singlestream": "single-stream", "multistream": "multi-stream"}[
+            row["Scenario"]
+        ]
         found = [
             json.loads(p.read_text())
             for p in (out / "benchmarks").glob(f"mlperf-6.1-*-{row['Scenario'].lower()}*.json")
-            if json.loads(p.read_text())["value"] == (int(row["Result"]) if row["Result"] == int(row["Result"]) else row["Result"])
+            if json.loads(p.read_text())["value"]
+            == (int(row["Result"]) if row["Result"] == int(row["Result"]) else row["Result"])
         ]
         assert found and all(c["scenario"] == scenario for c in found)
     underscore = [p for p in (out / "benchmarks").glob("mlperf-6.1-*llama3_1*")]

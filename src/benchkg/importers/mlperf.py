@@ -16,7 +16,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 from benchkg.importers import common
-from benchkg.importers.mlperf_summary import is_summary_round, read_summary
 from benchkg.importers.common import (
     TABLES,
     ImportReport,
@@ -26,6 +25,7 @@ from benchkg.importers.common import (
     slug,
     write_record,
 )
+from benchkg.importers.mlperf_summary import is_summary_round, read_summary
 from benchkg.kernel.errors import InputError, InputProblem
 from benchkg.records.schema import DESCRIPTION_FIELDS
 
@@ -434,7 +434,9 @@ def _skipped(row: dict, parts, acc_ids: list, unit, accelerator_count, report: I
         report.skip("no headline result")
         return True
     if unit is None:
-        report.skip(f"unit {row.get('Performance_Units')!r} is none benchkg reads (tokens/s, samples/s, queries/s, ms, s)")
+        report.skip(
+            f"unit {row.get('Performance_Units')!r} is none benchkg reads (tokens/s, samples/s, queries/s, ms, s)"
+        )
         return True
     if not accelerator_count:
         report.skip(
@@ -569,7 +571,9 @@ def _add_system(
     if description:
         rec["description"] = description
     if repo_url and system is not None:
-        path = "/".join(quote(part) for part in (row["Category"], row["Submitter"], "systems", f"{row['Platform']}.json"))
+        path = "/".join(
+            quote(part) for part in (row["Category"], row["Submitter"], "systems", f"{row['Platform']}.json")
+        )
         rec["url"] = f"{repo_url}/blob/main/{path}"  # "Orrick Industries LLC" is a folder name: spaces escaped
     rec["source_ids"] = [source_id]
     systems[sid] = rec
