@@ -489,6 +489,7 @@ def vendor_vs_audited(record: Record, params: dict) -> dict[str, tuple]:
                 distance += (0 if a.suite == v.suite else 1000000) + (
                     0 if v.submitter and a.submitter == v.submitter else 10000
                 )
+                distance += Decimal("0.0001") if a.tier == "99.9" else 0  # a tie between tiers: 99 first
             pairs.append((distance, a))
         if pairs:
             nearest = min(d for d, _ in pairs)

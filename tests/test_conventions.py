@@ -104,6 +104,7 @@ def test_seed_data_is_untouched_by_fixtures(corpus):
         "systems/mlperf-6.0-closed-amd-94xmi355x-24xepyc-9575f",
         "systems/mlperf-6.0-closed-nebius-gb300-nvl72-gb300-288gb-aarch64x1-trt",
         "systems/mlperf-6.0-closed-nvidia-gb300-nvl72-gb300-288gb-aarch64x288-trt",
+        "systems/mlperf-6.1-closed-nvidia-gb300-nvl72-gb300-288gb-aarch64x288-trt",
     }
 
 

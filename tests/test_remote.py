@@ -75,8 +75,8 @@ def test_push_twice_sends_nothing_the_second_time(server, graph_data):
     payloads = graph_payloads(store)
     parts = sum(len(split_ntriples(p)) for p in payloads.values())  # a graph over the request limit goes in parts
     assert len(first.sent) == len(payloads) and parts > len(payloads)
-    manifest = first.requests - parts  # the push manifest, written twice (pending, then done), in one or two parts
-    assert manifest in (2, 4), first.requests
+    manifest = first.requests - parts  # the push manifest, written twice (pending, then done), in a few parts
+    assert 2 <= manifest <= 6, first.requests
     state = remote_quads(server.query)
     assert state == local_quads(store)
     second = push_graph(store, server.query)
