@@ -94,6 +94,7 @@ DisableUnixSocket = 1
 NumberOfBuffers = 20000
 MaxDirtyBuffers = 15000
 DirsAllowed = .
+MaxMemPoolSize = 1000000000
 
 [HTTPServer]
 ServerPort = 127.0.0.1:{http}
