@@ -1,13 +1,16 @@
-"""``benchkg draft SOURCE``: a draft claim from a saved blog post, press release or record page.
+"""``benchkg draft SOURCE``: draft claims from a saved blog post, press release or record page.
 
 It reads the text (``.html``, ``.md`` or ``.txt``) sentence by sentence and writes down what the text
 says, never more: every number with a throughput, latency or count unit (each with its sentence as
-the quote), the headline number (the first throughput), the chips, model, suite, round, scenario,
-division, format, engine and organisations it names (through the records' ids, names and aliases),
-and ``omitted_by_source`` for what it does not state. What it cannot decide (who measured the
-number, which of two chips ran it) is left out of the record and said in a comment: a draft
-validates only once a person has filled the gaps. Prices, years, percentages and model sizes are
-numbers too, and are left alone.
+the quote), and one claim per throughput number with its own context (:func:`groups`): a number
+restated elsewhere (a rounded "104K" in the headline) is the same claim with the precise figure, and
+another number of the same clause is reported beside it. A claim's count, node count, scenario, model
+and chips are read nearest first — its clause, its sentence, its paragraph (and, for the only claim of
+a text, the title) — and a count is never taken from another paragraph; the suite, division and format
+come from the whole text; ``omitted_by_source`` lists what it does not state. What it cannot decide
+(who measured the number, which of two chips ran it) is left out of the record and said in a comment:
+a draft validates only once a person has filled the gaps. Prices, years, percentages and model sizes
+are numbers too, and are left alone.
 """
 
 from __future__ import annotations
