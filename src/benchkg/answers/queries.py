@@ -574,7 +574,25 @@ def run_query(
 
 
 #: the steps a saved query's rows may go through after the engine ("#+ then: NAME"), by name
-POST_STEPS = ("at-interactivity",)
+POST_STEPS = ("at-interactivity", "one-per-claim")
+
+
+def one_per_claim(results: Results, column: str) -> Results:
+    """The first row of each claim in ``column``, in the query's order: a pairing query whose best
+    partner ties (two audited results of one value, round, submitter and count) gives one row, not two.
+
+    >>> from pyoxigraph import Literal
+    >>> rows = [{"c": Literal("v"), "p": Literal("a2")}, {"c": Literal("v"), "p": Literal("a3")}, {"p": Literal("x")}]
+    >>> [r["p"].value for r in one_per_claim(Results(["c", "p"], rows), "c").rows]
+    ['a2', 'x']
+    """
+    seen, rows = set(), []
+    for row in results.rows:
+        if column in row and row[column] in seen:
+            continue
+        seen.add(row.get(column))
+        rows.append(row)
+    return Results(results.vars, rows, extra=results.extra)
 
 
 def finish(results: Results, query: SavedQuery, values: dict[str, str]) -> Results:
@@ -582,7 +600,8 @@ def finish(results: Results, query: SavedQuery, values: dict[str, str]) -> Resul
     defaults); unchanged for a query without one."""
     if not query.then:
         return results
-
+    if query.then == "one-per-claim":
+        return one_per_claim(results, query.claims[0])
     given = {name: values.get(name, param.default) for name, param in query.params.items()}
     return at_interactivity(results, {k: v for k, v in given.items() if v not in (None, ANY)})
 
