@@ -163,14 +163,18 @@ def test_per_claim_queries_give_one_row_per_claim_and_servers_agree(folder, oxig
                 assert remote == result[(name, i)], f"{name} (variant {i}) differs on the server; {explain(folder)}"
 
 
+def before_and_after(folder: dict, change) -> tuple[dict, dict]:
+    """Every saved query's answers on a folder, and on the folder ``change`` makes of it."""
+    with tempfile.TemporaryDirectory() as where:
+        return answers(build(folder, Path(where))), answers(build(change(folder), Path(where)))
+
+
 @pytest.mark.slow
 @seed(SEED + 1)
 @SETTINGS
 @given(folder=gendata.folders())
 def test_unrelated_records_change_no_answer(folder):
-    with tempfile.TemporaryDirectory() as where:
-        before = answers(build(folder, Path(where)))
-        after = answers(build(gendata.with_unrelated(folder), Path(where)))
+    before, after = before_and_after(folder, gendata.with_unrelated)
     changed = [key for key in before if before[key] != after[key]]
     assert not changed, f"{changed[0]}: {before[changed[0]]} became {after[changed[0]]}; {explain(folder)}"
 
@@ -180,9 +184,7 @@ def test_unrelated_records_change_no_answer(folder):
 @SETTINGS
 @given(folder=gendata.folders())
 def test_renaming_ids_changes_no_number(folder):
-    with tempfile.TemporaryDirectory() as where:
-        before = answers(build(folder, Path(where)))
-        after = answers(build(gendata.rename(folder), Path(where)))
+    before, after = before_and_after(folder, gendata.rename)
     changed = [key for key in before if numbers(before[key]) != numbers(after[key])]
     assert not changed, (
         f"{changed[0]}: {numbers(before[changed[0]])} became {numbers(after[changed[0]])}; {explain(folder)}"

@@ -120,7 +120,7 @@ def without_partner(saved, params: dict[str, str], results, select: Callable, ba
     missing = [c.rsplit("/", 1)[-1] for c in candidates if c not in paired]
     if not missing:
         return ""
-    asked = ", ".join(f"{k}={v}" for k, v in params.items() if k == "count") or "this slice"
+    asked = f"count={params['count']}" if "count" in params else "this slice"
     hint = (
         " (count=nearest pairs a claim at the nearest other scale; count=any at every scale)"
         if "count=same" in asked

@@ -702,17 +702,17 @@ def to_chart(
     if value == "ratio":  # where the two sides are equal
         ax.axvline(1.0, color="#333333", linestyle="--", linewidth=1)
         ax.text(1.0, -0.7, " 1.0 = equal", fontsize=7, color="#333333", va="bottom")
-    notes = [shown] if shown else []
+    legend = []
     if derived_any:
-        notes.append("hatched //: derived (aggregate ÷ accelerator count), not an official metric")
+        legend.append("hatched //: derived (aggregate ÷ accelerator count), not an official metric")
     if any(vendor):
-        notes.append("orange, crossed, [vendor]: measured by the vendor, not audited")
+        legend.append("orange, crossed, [vendor]: measured by the vendor, not audited")
     if any(r.get("gotchas") is not None and r["gotchas"].value for r in rows):
-        notes.append("⚠: the row's claim carries caveats of its own")
-    note = "; ".join(notes)
+        legend.append("⚠: the row's claim carries caveats of its own")
+    note = "; ".join(([shown] if shown else []) + legend)
 
     _title_note_and_save(fig, path, title, note, height)
-    return notes
+    return legend
 
 
 def _bars(ax, rows: list[dict], value: str, values: list[float], vendor: list[bool]) -> bool:

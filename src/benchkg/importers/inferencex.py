@@ -269,7 +269,7 @@ def _claim(cid: str, rows: list[dict], source_id: str) -> dict:
         f"system (output_tput_per_gpu × {decode} decode GPUs); benchkg's per-GPU figures divide by all {gpus} GPUs"
         f"{split if row.get('disagg') else ''}."
     )
-    if not row.get("disagg") and _stated_gpus(row) != gpus:
+    if "accelerator_mix" in record:  # _run found the export's count is another than the GPUs counted
         record["notes"] += (
             f" The export's num_decode_gpu states {_stated_gpus(row)} GPUs on one node, but InferenceX divides "
             f"by the tensor-parallel size (TP{gpus}, expert parallelism on the same GPUs): counted {gpus}; "

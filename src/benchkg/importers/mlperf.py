@@ -312,16 +312,14 @@ class _Round:
         return candidate
 
 
-def _read_round(round_dir: Path, state_descriptions: dict | None = None) -> tuple[list[dict], str]:
-    """The checked rows of a round's ``summary_results.json`` and its version (``4.1``); for v6.1's
-    ``summary.json`` (:mod:`benchkg.importers.mlperf_summary`), its rows in the same columns, and the
-    system descriptions its rows carry put in ``state_descriptions`` by the path a description would have."""
+def _read_round(round_dir: Path) -> tuple[list[dict], str, dict[Path, dict]]:
+    """The checked rows of a round's ``summary_results.json``, its version (``4.1``) and no system
+    descriptions (they are read from ``systems/`` as the rows name them); for v6.1's ``summary.json``
+    (:mod:`benchkg.importers.mlperf_summary`), its rows in the same columns and the system descriptions
+    its rows carry, by the path a description file would have."""
     if is_summary_round(round_dir):
         rows, systems = read_summary(round_dir / "summary.json")
-        if state_descriptions is not None:
-            for (division, submitter, platform), description in systems.items():
-                state_descriptions[_system_path(round_dir, division, submitter, platform)] = description
-        return rows, "6.1"
+        return rows, "6.1", {_system_path(round_dir, *key): description for key, description in systems.items()}
     summary = round_dir / "summary_results.json"
     if not summary.is_file():
         raise InputError.at(
@@ -337,7 +335,7 @@ def _read_round(round_dir: Path, state_descriptions: dict | None = None) -> tupl
         raise InputError.at(
             summary, None, "/0/version", f"{rows[0].get('version')!r} is not an MLPerf round number like v4.1"
         )
-    return rows, version
+    return rows, version, {}
 
 
 def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = None, progress=None) -> ImportReport:
@@ -347,8 +345,7 @@ def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = 
     :raises InputError: if the folder is not an MLPerf results round.
     """
     round_dir, out_dir = Path(round_dir), Path(out_dir)
-    descriptions: dict = {}
-    rows, version = _read_round(round_dir, descriptions)
+    rows, version, descriptions = _read_round(round_dir)
     report = report or ImportReport()
     state = _Round(version)
     state.descriptions.update(descriptions)
@@ -460,7 +457,7 @@ def _claim_fields(state: _Round, row: dict, system: dict | None, unit: tuple, sy
     """A claim's id, title, run (suite, division, scenario, model, tier, format, engine)."""
     model, tier, scenario_override = model_and_accuracy(row["Model"])
     rec: dict = {
-        "id": state.unique_id(slug(f"mlperf-{row['ID'].lstrip('v')}-{row['Model']}-{row['Scenario']}").lower()),
+        "id": state.unique_id(slug(f"mlperf-{row['ID'].lstrip('v')}-{row['Model']}-{row['Scenario']}")),
         "title": f"{_system_name(row, system)}: {row['Model']} {row['Scenario']}, "
         f"MLPerf Inference v{state.version} {row['Category']}",
         "suite_id": state.suite_id,

@@ -96,7 +96,7 @@ def _chart(saved, results, out_dir: Path) -> str:
         f'{esc(label.replace("_", " "))} for the first {shown} rows; the table below has every number.">'
         f"<figcaption>{esc(value.replace('_', ' '))} by {esc(label.replace('_', ' '))}"
         f"{' (first 25 rows)' if len(results.rows) > 25 else ''}"
-        + "".join(f"; {esc(line)}" for line in legend if not line.startswith("the first "))
+        + "".join(f"; {esc(line)}" for line in legend)
         + ".</figcaption></figure>"
     )
 

@@ -118,8 +118,7 @@ class Draft:
 
     def comment(self) -> str:
         lines = [
-            f"benchkg draft: {len(self.figures)} numbers with a unit in the text; the headline is the first "
-            f"throughput"
+            f"benchkg draft: {len(self.figures)} numbers with a unit in the text; this claim's number"
             + (
                 f" ({self.record['value']:,} {self.record['unit']}, {self.record['scope']})"
                 if "value" in self.record
@@ -676,12 +675,7 @@ def _on_what(
     elif others:
         undecided.append(f"accelerator_count: the text also gives {', '.join(map(str, others))} (elsewhere)")
     nodes = [f for f in found if f.unit == "nodes" and any(f.sentence in scope for scope in scopes)]
-    instances = [
-        m
-        for scope in scopes[:2]
-        for m in [_INSTANCES.search(_clause_text(lead) if lead and scope == scopes[0] else scope)]
-        if m
-    ]
+    instances = [m for scope in scopes[:2] for m in [_INSTANCES.search(scope)] if m]  # its clause, its sentence
     if nodes:
         chosen = _beside(nodes, [f for f in counts if f.sentence in here], record.get("accelerator_count"))
         record["node_count"] = int(chosen.mention.value)
