@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, FIXTURES, SHARED, cli
+from conftest import DATA, FIXTURES, FULL_DATA, SHARED, cli
 
 SOURCES = SHARED / "sources"
 ACME = FIXTURES / "draft" / "acme-h200-launch.html"
@@ -28,6 +28,7 @@ FIELDS = (
     "suite_id",
     "division",
     "reported",
+    "asserts",
 )
 
 #: the three shared sources: (file, headline value, scope, accelerator count, the words its sentence has)
@@ -48,6 +49,36 @@ HEADLINES = [
     ),
     ("record-coreweave-gb200-nvl72-llama2-70b-server.txt", 910621.36, "aggregate", 72, "910621.36 output tokens/s"),
 ]
+
+
+@pytest.mark.parametrize(
+    "name,claim",
+    [
+        (
+            "blog-coreweave-rubin-cluster-gptoss-per-gpu.txt",
+            "bench-mlperf-v6-1-coreweave-gb300-nvl72-gpt-oss-120b-offline",
+        ),
+        ("blog-coreweave-rubin-cluster-gptoss-per-gpu.txt", "bench-mlperf-v6-1-coreweave-gb300-nvl72-qwen3-vl-server"),
+        (
+            "pressrelease-coreweave-mlperf-endpoints-0.7-deepseek-r1.txt",
+            "bench-mlperf-endpoints-v0-7-coreweave-gb200-nvl72-deepseek-r1",
+        ),
+    ],
+)
+def test_draft_proposes_each_superlative_as_the_curator_entered_it(name, claim):
+    """ "the highest per-GPU throughput of any MLPerf v6.1 Datacenter Closed submission", "the highest server
+    throughput among cloud providers on that model", "leading results in the inaugural MLPerf 0.7 Endpoints
+    benchmark": each drafted ``asserts`` equals the one in data/, and draft says it is to be checked; the
+    record page, which ranks nothing, gets none."""
+    if not (SOURCES / name).exists():
+        pytest.skip(f"{SOURCES / name} is not here: a checkout without ../shared")
+    entered = json.loads((FULL_DATA / "benchmarks" / f"{claim}.json").read_text())
+    claims, said = drafted_all(SOURCES / name)
+    mine = [c for c in claims if c["value"] == entered["value"]]
+    assert len(mine) == 1 and mine[0]["asserts"] == entered["asserts"]
+    assert "asserts: proposed from" in said
+    record, _ = drafted(SOURCES / "record-coreweave-gb200-nvl72-llama2-70b-server.txt")
+    assert "asserts" not in record
 
 
 def drafted(path: Path) -> tuple[dict, str]:

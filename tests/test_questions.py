@@ -198,6 +198,7 @@ def test_the_readme_lists_thirty_questions_each_one_command():
                 "omitted-by-source",
                 "compute-bound",
                 "at-interactivity",
+                "superlatives",
             )
         ), command
 

@@ -103,10 +103,17 @@ def _derived(store, iri: str) -> list[str]:
         SELECT ?value ?unit ?scope WHERE {{ <{iri}> bk:derivedValue ?d .
           ?d qudt:value ?value ; bk:scope ?scope . OPTIONAL {{ ?d qudt:hasUnit ?unit }} }}""",
     )
+    audited = run_sparql(
+        store,
+        f"PREFIX bk: <https://w3id.org/benchkg/ontology#> SELECT ?a WHERE {{ <{iri}> bk:auditedBy ?a }} ORDER BY ?a",
+    )
     return [
         f"  derived: {short(row['value'])} {short(row.get('unit'))} {short(row['scope'])} "
         f"(= value ÷ accelerator_count; not stated by the source)"
         for row in derived.rows
+    ] + [
+        f"  audited by: {short(row['a'])} (the audited result this vendor claim restates, equal within rounding)"
+        for row in audited.rows
     ]
 
 

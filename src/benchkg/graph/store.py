@@ -31,6 +31,7 @@ from pathlib import Path
 
 from pyoxigraph import Literal, NamedNode, Quad, RdfFormat, Store, serialize
 
+from benchkg.graph.audited import AUDITED_BY, audited_quads
 from benchkg.graph.mapping import record_quads
 from benchkg.kernel.atomic import write_atomic
 from benchkg.kernel.errors import InputError, InputProblem, StoreError, UsageError
@@ -63,7 +64,8 @@ def manifest_graph(base: str) -> NamedNode:
 
 
 def caveats_graph(base: str) -> NamedNode:
-    """The graph of derived ``bk:caveat`` links from claims to the gotchas that apply to them."""
+    """The graph of what a build derives about claims: ``bk:caveat`` links to the gotchas that apply
+    to them, and ``bk:auditedBy`` links to the audited results vendor claims restate."""
     return NamedNode(f"{base}graph/caveats")
 
 
@@ -793,6 +795,9 @@ def _derive_caveats(
     with ThreadPoolExecutor(max_workers=2) as pool:  # Oxigraph runs queries without Python's lock
         for found in pool.map(run, jobs):
             quads += found
+    # which audited result each vendor claim restates: one join over the vendor claims, redone whole
+    # (a changed audited result changes the links of unchanged vendor claims)
+    finding_quads = finding_quads + audited_quads(store, graph)
     if claims is None:
         if next(iter(store.quads_for_pattern(None, None, None, graph)), None) is not None:
             store.remove_graph(graph)
@@ -804,6 +809,8 @@ def _derive_caveats(
         for gotcha in finding_gotchas:
             for old in list(store.quads_for_pattern(None, caveat, gotcha, graph)):
                 store.remove(old)
+        for old in list(store.quads_for_pattern(None, AUDITED_BY, None, graph)):
+            store.remove(old)
         store.extend(set(quads + finding_quads))
     store.add(done)
 

@@ -11,6 +11,7 @@ import csv
 from pathlib import Path
 
 from benchkg.importers.common import ImportReport, accelerator_table, alias_index, read_record_json, slug, write_record
+from benchkg.importers.organizations import organization_record
 from benchkg.kernel.errors import InputError
 
 SOURCE_ID = "epoch-ml-hardware"
@@ -87,7 +88,7 @@ def import_epoch(csv_path: Path, out_dir: Path, report: ImportReport | None = No
             "kind": spec["kind"],
         }
         if read_record_json(out_dir, "organizations", rec.get("vendor_id", "")) is None and rec.get("vendor_id"):
-            vendor = {"id": rec["vendor_id"], "name": spec["vendor"]}
+            vendor = organization_record(rec["vendor_id"], spec["vendor"])
             report.wrote("organizations", write_record(out_dir, "organizations", vendor))
         _add_specs(rec, row)
         report.wrote("accelerators", write_record(out_dir, "accelerators", rec))
@@ -170,7 +171,7 @@ def _add_specs(rec: dict, row: dict) -> None:
 def _write_support(out_dir: Path, report: ImportReport) -> None:
     """Epoch AI and its dataset as an organisation and a source, when the data has not got them."""
     if read_record_json(out_dir, "organizations", "epoch-ai") is None:
-        epoch = {"id": "epoch-ai", "name": "Epoch AI", "url": "https://epoch.ai/"}
+        epoch = organization_record("epoch-ai", "Epoch AI", url="https://epoch.ai/")
         report.wrote("organizations", write_record(out_dir, "organizations", epoch))
     if read_record_json(out_dir, "sources", SOURCE_ID) is None:
         source = {

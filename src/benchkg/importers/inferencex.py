@@ -28,6 +28,7 @@ from pathlib import Path
 
 from benchkg.importers import common
 from benchkg.importers.common import ImportReport, read_record_json, slug, write_record
+from benchkg.importers.organizations import organization_record
 from benchkg.kernel.errors import InputError, InputProblem
 
 #: InferenceX's hardware keys, models, frameworks and precisions → benchkg's records
@@ -96,7 +97,7 @@ SUITE = {
     "notes": "SemiAnalysis InferenceX: nightly serving sweeps of open-weight models across chips and frameworks; "
     "each configuration's rows form a throughput-interactivity curve.",
 }
-PUBLISHER = {"id": "semianalysis", "name": "SemiAnalysis", "url": "https://semianalysis.com/"}
+PUBLISHER = organization_record("semianalysis", "SemiAnalysis", url="https://semianalysis.com/")
 MAX_BYTES = 200_000_000
 
 

@@ -26,6 +26,7 @@ from benchkg.importers.common import (
     write_record,
 )
 from benchkg.importers.mlperf_summary import is_summary_round, read_summary
+from benchkg.importers.organizations import organization_record
 from benchkg.kernel.errors import InputError, InputProblem
 from benchkg.records.schema import DESCRIPTION_FIELDS
 
@@ -583,7 +584,7 @@ def _write_support(out_dir, report, version, suite_id, source_id, used, table, f
     is its maker's specification, which a curator cites (``interconnect_sources``)."""
     w = lambda kind, rec: report.wrote(kind, write_record(out_dir, kind, rec))  # noqa: E731
     if read_record_json(out_dir, "organizations", "mlcommons") is None:
-        w("organizations", {"id": "mlcommons", "name": "MLCommons", "url": "https://mlcommons.org/"})
+        w("organizations", organization_record("mlcommons", "MLCommons", url="https://mlcommons.org/"))
     w(
         "suites",
         {
@@ -615,7 +616,7 @@ def _write_named(w, out_dir, used: dict, fabrics: dict) -> None:
     """The organisations, models, formats, engines and interconnects the claims name, where missing."""
     for org_id, name in sorted(used["organizations"]):
         if read_record_json(out_dir, "organizations", org_id) is None:
-            w("organizations", {"id": org_id, "name": name})
+            w("organizations", organization_record(org_id, name))
     for model in sorted(used["models"]):
         if read_record_json(out_dir, "models", model) is None:
             w("models", {"id": model, "name": model})
@@ -643,7 +644,7 @@ def _write_accelerators(w, out_dir, used: dict, table: dict, source_id: str) -> 
         spec = table[acc]
         vendor = slug(spec["vendor"])
         if read_record_json(out_dir, "organizations", vendor) is None:
-            w("organizations", {"id": vendor, "name": spec["vendor"]})
+            w("organizations", organization_record(vendor, spec["vendor"]))
         rec = read_record_json(out_dir, "accelerators", acc) or {
             "id": acc,
             "name": spec["name"],

@@ -45,6 +45,16 @@ SCHEMES: dict[str, tuple[str, ...]] = {
     "availability": ("available", "preview", "rdi"),
     "arrival": ("poisson", "fixed-concurrency", "single-batch", "sequential"),
     "source-kind": ("record", "blog", "press-release", "results", "dataset", "rules", "datasheet"),
+    "organization-kind": (
+        "cloud-provider",
+        "chip-maker",
+        "system-builder",
+        "software",
+        "model-publisher",
+        "research",
+        "consortium",
+        "individual",
+    ),
     "dimension": (
         "scenario",
         "suite-family",

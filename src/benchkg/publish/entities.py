@@ -107,6 +107,7 @@ def _headline(g: SiteGraph, r: Renderer, iri: str) -> str:
         ("Scenario", "scenario"),
         ("Suite", "suite"),
         ("Measured by", "measuredBy"),
+        ("Audited by", "auditedBy"),
         ("Submitter", "submitter"),
     ):
         values = g.all(iri, BK + predicate)

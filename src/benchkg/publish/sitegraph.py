@@ -61,8 +61,9 @@ class SiteGraph:
         for graph in content_graphs(store, base):
             triples = [q.triple for q in store.quads_for_pattern(None, None, None, graph)]
             if graph.value == caveats:
-                for t in triples:
-                    self.caveats[t.subject.value].append(t.object.value)
+                for t in triples:  # caveats, and the audited results vendor claims restate
+                    if t.predicate.value == BK + "caveat":
+                        self.caveats[t.subject.value].append(t.object.value)
                     caveat_triples[t.subject.value].append(t)
             elif graph.value.startswith(self.prefix):
                 self.records[graph.value] = triples

@@ -526,6 +526,7 @@ def _claim(
         undecided.append(
             "the headline number: the text gives no number with a throughput unit (tokens/s, queries/s, samples/s)"
         )
+    _superlative(record, scopes, undecided)
     concurrency = [f for f in found if f.unit == "concurrency" and any(f.sentence in s for s in scopes[:3] or [text])]
     if concurrency:
         record["load"] = {"concurrency": int(concurrency[0].mention.value)}
@@ -537,6 +538,61 @@ def _claim(
     required = {"division"} if record.get("suite_id", "").startswith("mlperf-inference") else set()
     record["omitted_by_source"] = [f for f in STATED_OR_OMITTED if not _stated(record, f, text) and f not in required]
     return record, undecided
+
+
+#: words that rank a number: highest, fastest, best, leading, top, #1, record (a new or world record,
+#: not "on record"), first place; "first" alone is left out (a first cluster is not a first place)
+SUPERLATIVE = re.compile(
+    r"\b(?:highest|fastest|best|leading|leads|top|unmatched|unrivall?ed|number one|no\. ?1|first place|"
+    r"ranked first|(?:a|an|new|world)\s+(?:[\w-]+\s+){0,2}record)\b|#\s?1\b",
+    re.I,
+)
+_PER_ACCELERATOR = re.compile(r"\bper[- ](?:gpu|accelerator|chip)\b", re.I)
+_CLOUD = re.compile(
+    r"\b(?:among|of all|any)\s+(?:[\w-]+\s+){0,2}cloud(?:s| providers?| service providers?)?\b|\bai cloud\b", re.I
+)
+_CLOSED = re.compile(r"\bclosed\b", re.I)
+_DATACENTER = re.compile(r"\bdata ?center\b", re.I)
+
+
+def _superlative(record: dict, scopes: list[str], undecided: list[str]) -> None:
+    """Propose ``asserts`` when the claim's sentence (or, failing it, its paragraph or the title of a
+    one-claim text) ranks the number: rank 1, per accelerator when the words say per GPU, among the
+    round, model and scenario the draft found, plus closed, datacenter and cloud providers when the
+    words say so. "On any silicon" narrows nothing (no chip is named). Said on stderr to be checked.
+
+    >>> r = {"suite_id": "s", "model_id": "m", "scenario": "offline", "scope": "aggregate"}
+    >>> notes = []
+    >>> _superlative(r, ["16,635 tokens/s per GPU, the highest per-GPU throughput of any Closed submission"], notes)
+    >>> r["asserts"]
+    {'rank': 1, 'scope': 'per-accelerator', 'among': {'suite_id': 's', 'division': 'closed', 'model_id': 'm', 'scenario': 'offline'}}
+    >>> _superlative(r := {"scope": "aggregate"}, ["our first multi-rack cluster ran 1,000 tokens/s"], notes)
+    >>> "asserts" in r
+    False
+    """
+    for scope_text in scopes:
+        m = SUPERLATIVE.search(scope_text)
+        if m:
+            break
+    else:
+        return
+    end = re.compile(r"[.!?](?:\s|$)").search(scope_text, m.end())
+    words = scope_text[m.start() : end.start() if end else len(scope_text)]  # the superlative's own sentence
+    among = {"suite_id": record.get("suite_id")}
+    if _CLOSED.search(words):
+        among["division"] = "closed"
+    if _DATACENTER.search(words):
+        among["system_type"] = "datacenter"
+    among.update({"model_id": record.get("model_id"), "scenario": record.get("scenario")})
+    if _CLOUD.search(scope_text):
+        among["organization_kind"] = "cloud-provider"
+    among = {k: v for k, v in among.items() if v}
+    per_gpu = _PER_ACCELERATOR.search(words) or record.get("scope") == "per-accelerator"
+    record["asserts"] = {"rank": 1, "scope": "per-accelerator" if per_gpu else "aggregate", "among": among}
+    undecided.append(
+        f"asserts: proposed from {_short(words, 90)!r}: check that among names the population the text means "
+        "(benchkg query superlatives then checks it against the audited record)"
+    )
 
 
 def _stated(record: dict, dotted: str, text: str) -> bool:
@@ -745,6 +801,7 @@ ORDER = (
     "submitter_id",
     "sources",
     "omitted_by_source",
+    "asserts",
 )
 
 

@@ -222,6 +222,26 @@ BENCHMARK = {
     "inferred": B("bk:inferred"),
     "omitted_by_source": L("bk:omittedBySource", Field("field-name", "bk:omittedBySource")),
     "gotcha_ids": L("bk:gotcha", R("bk:gotcha", "gotchas")),
+    # a superlative the source states ("the highest per-GPU throughput of any … submission"): the
+    # claim's rank among a population of audited results, each ``among`` field narrowing it
+    "asserts": O(
+        "bk:asserts",
+        "bk:RankAssertion",
+        rank=I("bk:rank"),
+        scope=V("bk:rankScope", "scope"),
+        among=O(
+            "bk:among",
+            "bk:Population",
+            suite_id=R("bk:amongSuite", "suites"),
+            division=V("bk:amongDivision", "division"),
+            system_type=V("bk:amongSystemType", "system-type"),
+            model_id=R("bk:amongModel", "models"),
+            scenario=V("bk:amongScenario", "scenario"),
+            accuracy_target=S("bk:amongAccuracyTarget"),
+            accelerator_id=R("bk:amongAccelerator", "accelerators"),
+            organization_kind=V("bk:amongOrganizationKind", "organization-kind"),
+        ),
+    ),
 }
 
 #: the fields of an MLPerf system description (``systems/<Platform>.json``) a system record keeps
@@ -341,7 +361,9 @@ SCHEMA: dict[str, dict[str, Field]] = {
             active_parameters_b=R("bk:activeParametersSource", "sources"),
         ),
     ),
-    "organizations": _common(),
+    "organizations": _common(
+        kind=Field("vocab", "bk:organizationKind", scheme="organization-kind", many=True),
+    ),
     "suites": _common(
         family=V("bk:suiteFamily", "suite-family"),
         version=S("bk:version"),
