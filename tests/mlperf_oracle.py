@@ -62,6 +62,9 @@ class Result:
     chips: tuple  # the same read at the chip (a rack is its chip)
     count: int | None
     per_accelerator_stated: Decimal | None = None  # a per-accelerator headline, as stated
+    platform: str | None = None  # the system's name as the summary gives it
+    host: str | None = None  # the host processor as the summary gives it
+    spelling: str | None = None  # the accelerator as the summary spells it
 
     @property
     def single_chip(self) -> bool:
@@ -155,6 +158,9 @@ def load(raw: Path, data: Path) -> Record:
                     ran_on=tuple(rec["accelerator_ids"]),
                     chips=tuple(record.chip(a) for a in rec["accelerator_ids"]),
                     count=rec.get("accelerator_count"),
+                    platform=row["System"].strip(),
+                    host=row.get("Processor"),
+                    spelling=row.get("Accelerator"),
                 )
             )
     from_summary = _load_v61(raw, record, claims)
@@ -244,6 +250,9 @@ def _load_v61(raw: Path, record: Record, claims: dict) -> set[str]:
                 ran_on=tuple(rec["accelerator_ids"]),
                 chips=tuple(record.chip(a) for a in rec["accelerator_ids"]),
                 count=rec.get("accelerator_count"),
+                platform=row["SystemName"].strip(),
+                host=row.get("host_processor_model_name"),
+                spelling=row.get("accelerator_model_name"),
             )
         )
     return covered
@@ -572,3 +581,52 @@ def per_chip_rate(record: Record, query: str, params: dict, field_: str, places:
         if rate and (r.unit == "tokens/s" if query == "tokens-per-bandwidth" else r.metric == "throughput"):
             out[r.claim] = q(r.per_accelerator / Decimal(str(rate)), places)
     return out
+
+
+# --- the results algebra's questions (issue 31), each computed from the summaries' own rows
+
+
+def _best(rows) -> Decimal:
+    return max(r.value for r in rows)
+
+
+def paired(record: Record, dim: str, a: str, b: str, model: str | None = None) -> dict[tuple, tuple]:
+    """(submitter, platform, model, tier, scenario, round, division, unit) less ``dim`` -> (best a, best b)
+    of the audited throughput results, for the keys both sides have."""
+    names = ("submitter", "platform", "model", "tier", "scenario", "version", "division", "unit")
+    sides: dict[str, dict[tuple, list]] = {a: {}, b: {}}
+    for r in record.results:
+        if r.measured_by != "mlcommons" or r.metric != "throughput" or (model and r.model != model):
+            continue
+        side = getattr(r, dim)
+        if side in sides:
+            key = tuple(getattr(r, n) or "" for n in names if n != dim)
+            sides[side].setdefault(key, []).append(r)
+    both = sides[a].keys() & sides[b].keys()
+    return {k: (_best(sides[a][k]), _best(sides[b][k])) for k in both}
+
+
+def host_vendor(text: str | None) -> str | None:
+    """The host processor's maker, read as benchkg's host_cpu_vendor column reads it."""
+    if not text:
+        return None
+    for vendor, pattern in (
+        ("intel", "xeon|intel"),
+        ("amd", "epyc|amd|ryzen"),
+        ("nvidia", "grace|vera|nvidia"),
+        ("ampere", "ampere|altra"),
+        ("aws", "graviton"),
+        ("arm", "arm|neoverse|aarch64|cortex"),
+        ("ibm", "power"),
+    ):
+        if re.search(pattern, text, re.I):
+            return vendor
+    return "other"
+
+
+def submitters_only_in(record: Record, a: str, b: str) -> set[str]:
+    """The submitters with a result in round ``a`` and none in round ``b``."""
+    by_round: dict[str, set] = {}
+    for r in record.results:
+        by_round.setdefault(r.version, set()).add(r.submitter)
+    return by_round.get(a, set()) - by_round.get(b, set())

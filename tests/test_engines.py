@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import benchkg.graph.remote as remote
+from benchkg.answers.algebra import Request, compile_results
 from benchkg.answers.queries import parse_params, run_query, run_remote_query, saved_queries
 from benchkg.graph.remote import MAX_REQUEST_BYTES, graph_payloads, push_graph
 from benchkg.graph.store import build_graph
@@ -222,3 +223,26 @@ def test_every_saved_query_agrees_on_claims_that_state_little(optional_engines, 
     embedded = rows(run_query(store, name, params))
     for engine, server in servers.items():
         assert rows(run_remote_query(server.query, name, params)) == embedded, f"{name} on {engine}"
+
+
+#: the algebra's commands whose --explain text gives the same rows on three engines; the pair, share,
+#: distinct and only-in forms do not yet on Virtuoso (issue 31, left open)
+ALGEBRA = [
+    Request(where=["round=6.1", "model=gpt-oss-120b"], best_per=["submitter"]),
+    Request(where=["tier>99", "platform~nvl72"], columns=["claim", "platform", "tier", "value"]),
+]
+
+
+@pytest.mark.parametrize("request_", ALGEBRA, ids=lambda r: r.pair or r.agg if r.group_by or r.pair else "rows")
+def test_the_algebra_s_explained_sparql_gives_the_same_rows_on_three_engines(engines, full_store, request_):
+    """What ``benchkg results --explain`` prints runs as it is on the Oxigraph server and on Virtuoso."""
+    from benchkg.answers.queries import parse_query_text
+    from benchkg.records.names import names_of, resolve
+
+    names = names_of([FULL_DATA])
+    compiled = compile_results(request_, lambda kind, text: resolve(names, [kind], text, "").id)
+    saved = parse_query_text(compiled.text, Path("results.rq"))
+    embedded = rows(run_query(full_store, saved, {}))
+    assert embedded
+    for engine, server in engines.items():
+        assert rows(run_remote_query(server.query, saved, {})) == embedded, engine

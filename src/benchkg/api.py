@@ -30,12 +30,21 @@ from pathlib import Path
 
 from pyoxigraph import Literal
 
+from benchkg.answers.algebra import Request, compile_results, unpaired_note
 from benchkg.answers.answering import assemble
 from benchkg.answers.caveats import endpoint_select, store_select
 from benchkg.answers.compare import check_claims_exist, compare_claims
 from benchkg.answers.explain import TERMS
 from benchkg.answers.explain import explain as meaning
-from benchkg.answers.queries import ANY, SavedQuery, find_query, run_query, run_remote_query, saved_queries
+from benchkg.answers.queries import (
+    ANY,
+    SavedQuery,
+    find_query,
+    parse_query_text,
+    run_query,
+    run_remote_query,
+    saved_queries,
+)
 from benchkg.answers.results import plain
 from benchkg.answers.show import describe as describe_record
 from benchkg.checks.incremental import cache_path_for
@@ -331,6 +340,84 @@ class KnowledgeGraph:
             out[name] = found.id
             resolved.append(found)
         return out, resolved
+
+    def results_answer(self, request: Request, *, limit: int | None = None, offset: int = 0, list_unpaired: bool = False):
+        """The answer to one results-algebra command (:mod:`benchkg.answers.algebra`) and the command
+        compiled (its ``.rq`` text in ``.text``). Under the answer: for ``pair``, the results that found no
+        partner (counted; listed with ``list_unpaired``); for an empty answer, the ``where`` that emptied it.
+
+        :raises UsageError: for a column, value or verb the algebra does not take.
+        """
+        compiled = compile_results(request, self._record_id, self.base)
+        saved = parse_query_text(compiled.text, Path("results.rq"))
+        answer = self.answer(saved, {}, limit=limit, offset=offset)
+        answer.heading = compiled.summary
+        select = endpoint_select(self.endpoint, self.timeouts) if self.endpoint else store_select(self.store)
+        if compiled.sides:
+            answer.unpaired = unpaired_note(request, [select(side) for side in compiled.sides], list_unpaired)
+        if not answer.results.rows and request.where:
+            answer.empty = self._emptied_by(request, select)
+        return answer, compiled
+
+    def results(
+        self,
+        *,
+        where=(),
+        columns=(),
+        pair: str | None = None,
+        hold=None,
+        group_by=(),
+        agg: str = "count",
+        best_per=(),
+        only_in: str | None = None,
+        not_in: str | None = None,
+        sort: str | None = None,
+        top: int | None = None,
+        limit: int | None = None,
+    ) -> Rows:
+        """One row per result with any of its dimensions as columns, filtered, paired, grouped or
+        ranked (the results algebra; ``benchkg results --schema`` lists the columns). Returns
+        :class:`Rows`, like :meth:`query`.
+
+        >>> rows = open("data").results(where=["round=6.1", "submitter=coreweave", "model=llama2-70b"],
+        ...                             pair="scenario=offline,server", hold=["platform", "tier"])
+        >>> sorted(r["ratio"] > 0 for r in rows) == [True] * len(rows) and len(rows) >= 3
+        True
+        """
+        request = Request(
+            where=list(where),
+            columns=list(columns),
+            pair=pair,
+            hold=list(hold) if hold is not None else None,
+            group_by=list(group_by),
+            agg=agg,
+            best_per=list(best_per),
+            only_in=only_in,
+            not_in=not_in,
+            sort=sort,
+            top=top,
+        )
+        answer, _ = self.results_answer(request, limit=limit)
+        return Rows(answer.results, [c.text() for c in answer.caveats], answer.left_out, answer.notes())
+
+    def _record_id(self, kind: str, text: str) -> str:
+        """The id of the record of ``kind`` that ``text`` names (any name or alias, any case); against
+        an endpoint, a name no local record has goes as typed."""
+        try:
+            return resolve(self.names(), [kind], text, f"{kind}:").id
+        except UsageError:
+            if self.endpoint:
+                return text
+            raise
+
+    def _emptied_by(self, request: Request, select) -> str:
+        """Which ``where`` condition, added one by one, leaves no result."""
+        for n in range(1, len(request.where) + 1):
+            probe = compile_results(Request(where=request.where[:n], columns=["claim"], top=1), self._record_id, self.base)
+            if not select(probe.text):
+                before = f" (with {', '.join(request.where[: n - 1])})" if n > 1 else ""
+                return f"Empty because no result has {request.where[n - 1]}{before}."
+        return "Empty: every condition matches results, but the verbs (pair, best-per, not-in) leave none."
 
     def find(self, ident: str):
         """The record ``ident`` names: an id, ``kind/id``, or any name or alias of a record, in any case

@@ -280,6 +280,87 @@ def query(
         _echo(f"chart written to {chart}", err=True)
 
 
+@app.command()
+def results(
+    where: List[str] = typer.Option(
+        [], "--where", "-w", help="COL=V, COL!=V, COL<V, COL>V, COL~TEXT or COL=in:A,B; repeatable (all must hold)."
+    ),
+    columns: Optional[str] = typer.Option(None, "--columns", help="The columns, in order: NAME,NAME,…"),
+    pair: Optional[str] = typer.Option(
+        None, "--pair", help="COL=A,B: one row per held key with both sides and the ratio B ÷ A."
+    ),
+    hold: Optional[str] = typer.Option(
+        None, "--hold", help="With --pair, the columns both sides share (default: submitter, platform, model, tier, scenario, round, division, unit, less the paired one)."
+    ),
+    unpaired: bool = typer.Option(False, "--unpaired", help="With --pair, list the results that found no partner."),
+    group_by: Optional[str] = typer.Option(None, "--group-by", help="COL,COL: one row per group."),
+    agg: str = typer.Option(
+        "count", "--agg", help="With --group-by: count, share, distinct:COL, sum|min|max|avg[:COL] (of value by default)."
+    ),
+    best_per: Optional[str] = typer.Option(None, "--best-per", help="COL,COL: the best result of each group (and unit)."),
+    only_in: Optional[str] = typer.Option(None, "--only-in", help="COL=A: with --not-in, what A has…"),
+    not_in: Optional[str] = typer.Option(None, "--not-in", help="COL=B: …that B has not (by --group-by)."),
+    sort: Optional[str] = typer.Option(None, "--sort", help="COL, or -COL for descending."),
+    top: Optional[int] = typer.Option(None, "--top", help="The first N rows of the answer."),
+    schema: bool = typer.Option(False, "--schema", help="List the columns with their types and examples."),
+    explain: bool = typer.Option(False, "--explain", help="Print the SPARQL (a .rq file `benchkg query` runs) and stop."),
+    format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f", help="Output format."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=0, help="At most N rows (0: all). A table shows 25 unless told."),
+    endpoint: Optional[str] = typer.Option(
+        None, "--endpoint", envvar="BENCHKG_ENDPOINT", help="Query a SPARQL 1.1 endpoint instead of the embedded store."
+    ),
+    timeout: float = TimeoutOpt,
+    data: Path = DataOpt,
+):
+    """Any comparison without SPARQL: one row per result, every dimension a column, and verbs that
+    filter, pair, group and rank them (compiled to one SPARQL query; --explain prints it).
+
+    Examples:
+      benchkg results --where round=6.1 --where model=gpt-oss-120b --best-per submitter --sort -per_accelerator
+      benchkg results --where model=llama2-70b --pair tier=99,99.9
+      benchkg results --where division=closed --group-by host_cpu_vendor --agg count
+      benchkg results --where family=mlperf-inference --group-by base_chip --agg distinct:chip_spelling
+      benchkg results --group-by submitter --only-in round=6.0 --not-in round=6.1
+    """
+    from benchkg.answers.algebra import Request, schema as columns_of
+    from benchkg.answers.render import render
+    from benchkg.answers.results import TABLE_ROWS
+
+    if schema:
+        for c in columns_of():
+            _echo(f"{c['column']:<24} {c['type']:<28} e.g. {c['example']}" + (f"  ({c['about']})" if c["about"] else ""))
+        return
+    split = lambda text: [c.strip() for c in (text or "").split(",") if c.strip()]  # noqa: E731
+    request = Request(
+        where=list(where),
+        columns=split(columns),
+        pair=pair,
+        hold=split(hold) if hold is not None else None,
+        group_by=split(group_by),
+        agg=agg,
+        best_per=split(best_per),
+        only_in=only_in,
+        not_in=not_in,
+        sort=sort,
+        top=top,
+    )
+    kg = _open(data, endpoint, timeout)
+    if explain:
+        from benchkg.answers.algebra import compile_results
+
+        _echo(compile_results(request, kg._record_id, kg.base).text, nl=False)
+        return
+    if not endpoint:
+        _build(kg)
+    if limit is None and format.value == "table":
+        limit = TABLE_ROWS
+    answer, _ = kg.results_answer(request, limit=limit, list_unpaired=unpaired)
+    shown = render(answer, format.value, columns=())
+    _echo(shown.out, nl=not shown.out.endswith("\n"), data=shown.data)
+    for note in shown.notes:
+        _echo(note, err=shown.data)
+
+
 @app.command("queries")
 def list_queries(data: Path = DataOpt):
     """List the saved queries, what they answer and their parameters (benchkg's, and a data

@@ -35,6 +35,7 @@ class Answer:
     settled: dict = field(default_factory=dict)  # what an "auto" default stood for ({"unit": "ms"})
     disclosure: object = None  # benchkg.answers.disclosure.Disclosure, when asked for (--cite)
     unpaired: str = ""  # the claims a pairing query found no partner for ("#+ unpaired:")
+    heading: str = ""  # the title line, when the question is not a saved query's (the results algebra)
 
     def notes(self) -> list[str]:
         """What is said under the answer, in order: absent rounds, the claims left without a partner, why
@@ -50,6 +51,8 @@ class Answer:
         'leaderboard: scenario=offline · defaults: model=llama2-70b, division=closed, accuracy=99, system_type=datacenter, unit=auto, sort=per_accelerator'
         """
 
+        if self.heading:
+            return self.heading
         given = [f"{k}={v}" for k, v in self.params.items() if v != ANY]
         lifted = [f"{k}=any" for k, v in self.params.items() if v == ANY]
         defaults = [

@@ -151,6 +151,15 @@ def parse_query_file(path: Path) -> SavedQuery:
             "",
             f"not valid UTF-8 (byte 0x{raw[e.start]:02x}); save the query as UTF-8",
         ) from None
+    return parse_query_text(text, Path(path))
+
+
+def parse_query_text(text: str, path: Path) -> SavedQuery:
+    """A query's text and ``#+`` header as :func:`parse_query_file` reads them (``path`` names it:
+    the algebra's queries are read from the text they were written as).
+
+    :raises QueryError: for a header line that cannot be read.
+    """
     query = SavedQuery(Path(path).stem, Path(path), text)
     for n, line in enumerate(text.splitlines(), 1):
         m = _HEADER.match(line)

@@ -1,0 +1,577 @@
+"""The results algebra (DESIGN §6, fourth round): one flat view of the results, a few composable verbs,
+compiled to one SPARQL query per command.
+
+The view has one row per result (claim) and one column per dimension (:data:`COLUMNS`). A command
+picks columns and verbs — ``where`` filters, ``pair`` puts two values of one dimension side by side
+with their ratio, ``group_by`` with ``agg`` counts and sums, ``best_per`` keeps the best row of each
+group, ``only_in``/``not_in`` take set differences, ``sort`` and ``top`` order and cut — and
+:func:`compile_results` writes the ``.rq`` text (a ``#+`` header and portable SPARQL 1.1) that
+``benchkg query FILE.rq`` runs unchanged, on the embedded store or on any endpoint. Only the columns
+a command needs are joined, so a command costs what it asks for.
+
+Values are resolved like a ``--param`` value: ids, names and aliases in any case for the columns of
+records (model, chip, submitter…), the vocabulary's words for the others (``division=closed``);
+``round=6.0`` is the suite's version; ``tier=99.9`` matches the accuracy tier stored as text, and
+``tier>99`` compares it as a number.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from benchkg.kernel.errors import UsageError
+from benchkg.kernel.vocab import BK, DEFAULT_BASE, SCHEMES, UNITS, concept_iri
+
+AGGREGATES = ("count", "sum", "min", "max", "avg", "share", "distinct")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the view: how it is read from a claim ``{c}`` into ``{v}`` (``{t}`` prefixes
+    the pattern's own variables), what it holds, and an example."""
+
+    pattern: str
+    kind: str  # id, concept, num, text, bool, tier
+    of: str = ""  # the kind of record (id) or the scheme (concept)
+    example: str = ""
+    about: str = ""
+    many: bool = False  # a claim may have several values (its chips): filtered with EXISTS, shown joined
+    optional: bool = False  # the pattern is already OPTIONALs anchored on the claim (never wrapped in another)
+
+    @property
+    def type(self) -> str:
+        return f"{self.kind}:{self.of}" if self.of else self.kind
+
+
+# the first that binds wins: a second OPTIONAL on a variable already bound keeps the row as it is
+# (each anchored on the claim; an OPTIONAL inside an OPTIONAL would be read for every claim first)
+_SYSTEM_NAME = "OPTIONAL {{ {c} bk:systemName {v} }} OPTIONAL {{ {c} bk:system/rdfs:label {v} }}"
+_HOST = (
+    "OPTIONAL {{ {c} bk:system/bk:hostProcessor {v} }} "
+    "OPTIONAL {{ {c} bk:system/bk:systemDescription/bk:sdHostProcessorModelName {v} }}"
+)
+_BASE_CHIP = (
+    "{c} bk:accelerator {t}a . OPTIONAL {{ {t}a bk:madeOf {t}p }} BIND (COALESCE({t}p, {t}a) AS {t}c) "
+    "OPTIONAL {{ {t}c bk:variantOf {t}b }} BIND (COALESCE({t}b, {t}c) AS {v})"
+)
+_CPU_VENDOR = (
+    'BIND (IF(REGEX({t}x, "xeon|intel", "i"), "intel", IF(REGEX({t}x, "epyc|amd|ryzen", "i"), "amd", '
+    'IF(REGEX({t}x, "grace|vera|nvidia", "i"), "nvidia", IF(REGEX({t}x, "ampere|altra", "i"), "ampere", '
+    'IF(REGEX({t}x, "graviton", "i"), "aws", IF(REGEX({t}x, "arm|neoverse|aarch64|cortex", "i"), "arm", '
+    'IF(REGEX({t}x, "power", "i"), "ibm", IF(BOUND({t}x), "other", {t}none)))))))) AS {v})'
+)
+
+#: the columns of the view, in the order ``--schema`` lists them
+COLUMNS: dict[str, Column] = {
+    "claim": Column("", "id", "benchmarks", "mlperf-6.1-closed-…-llama2-70b-99.9-server", "the result"),
+    "round": Column("{c} bk:suite/bk:version {v}", "text", "", "6.1", "the suite's version"),
+    "suite": Column("{c} bk:suite {v}", "id", "suites", "mlperf-inference-v6.1"),
+    "family": Column("{c} bk:suite/bk:suiteFamily {v}", "concept", "suite-family", "mlperf-inference"),
+    "division": Column("{c} bk:division {v}", "concept", "division", "closed"),
+    "system_type": Column("{c} bk:systemType {v}", "concept", "system-type", "datacenter", many=True),
+    "availability": Column("{c} bk:availability {v}", "concept", "availability", "available"),
+    "inferred": Column("{c} bk:inferred {v}", "bool", "", "false", "the MLPerf checker derived it"),
+    "submitter": Column("{c} bk:submitter {v}", "id", "organizations", "coreweave"),
+    "submitter_kind": Column(
+        "{c} bk:submitter/bk:organizationKind {v}", "concept", "organization-kind", "cloud-provider", many=True
+    ),
+    "system": Column("{c} bk:system {v}", "id", "systems", "mlperf-6.1-closed-coreweave-b200-sxm-180gbx8-trt"),
+    "platform": Column(
+        _SYSTEM_NAME, "text", "", "CoreWeave B200 SXM (8x B200-SXM-180GB)", "the system's name", optional=True
+    ),
+    "chip": Column("{c} bk:accelerator {v}", "id", "accelerators", "nvidia-b200-sxm-180gb", many=True),
+    "base_chip": Column(_BASE_CHIP, "id", "accelerators", "nvidia-b200", "a rack's chip, a variant's base", many=True),
+    "chip_vendor": Column(
+        _BASE_CHIP.replace("AS {v})", "AS {t}z) {t}z bk:vendor {v}"), "id", "organizations", "nvidia", many=True
+    ),
+    "chip_spelling": Column(
+        "{c} bk:system/bk:systemDescription/bk:sdAcceleratorModelName {v}",
+        "text",
+        "",
+        "NVIDIA B200-SXM-180GB",
+        "the chip's name as the submitter spelled it",
+    ),
+    "accelerator_count": Column("{c} bk:acceleratorCount {v}", "num", "", "8"),
+    "nodes": Column(
+        "OPTIONAL {{ {c} bk:nodeCount {v} }} OPTIONAL {{ {c} bk:system/bk:nodeCount {v} }}",
+        "num",
+        "",
+        "1",
+        optional=True,
+    ),
+    "host_cpu": Column(
+        _HOST, "text", "", "AMD EPYC 9575F", "the host processor as the submitter wrote it", optional=True
+    ),
+    "host_cpu_vendor": Column(
+        _HOST.replace("{v}", "{t}x") + " " + _CPU_VENDOR,
+        "text",
+        "",
+        "amd",
+        "read from the host processor's name: intel, amd, nvidia, ampere, aws, arm, ibm or other",
+        optional=True,
+    ),
+    "host_cpu_count": Column("{c} bk:system/bk:hostProcessorCount {v}", "num", "", "2", "per node"),
+    "framework": Column(
+        "OPTIONAL {{ {c} bk:framework {v} }} OPTIONAL {{ {c} bk:system/bk:systemDescription/bk:sdFramework {v} }}",
+        "text",
+        "",
+        "TensorRT 10.11, CUDA 12.9",
+        optional=True,
+    ),
+    "engine": Column("{c} bk:engine {v}", "id", "engines", "tensorrt-llm"),
+    "format": Column("{c} bk:numericFormat {v}", "id", "formats", "fp4"),
+    "tier": Column(
+        "{c} bk:accuracyTarget {v}", "tier", "", "99.9", "the accuracy tier: text, or a number with < and >"
+    ),
+    "model": Column("{c} bk:model {v}", "id", "models", "llama2-70b"),
+    "scenario": Column("{c} bk:scenario {v}", "concept", "scenario", "server"),
+    "metric": Column("{c} bk:result/bk:metric {v}", "concept", "metric", "throughput"),
+    "value": Column("{c} bk:result/qudt:value {v}", "num", "", "910621", "the number as stated"),
+    "unit": Column("{c} bk:result/qudt:hasUnit {v}", "unit", "", "tokens/s"),
+    "scope": Column("{c} bk:result/bk:scope {v}", "concept", "scope", "aggregate"),
+    "per_accelerator": Column(
+        "{c} bk:result {t}r . {t}r bk:scope {t}s ; qudt:value {t}x . OPTIONAL {{ {c} bk:derivedValue/qudt:value {t}d }} "
+        "BIND (IF({t}s = bk:scope-per-accelerator, {t}x, {t}d) AS {v})",
+        "num",
+        "",
+        "12647.5189",
+        "stated, or derived (value ÷ accelerator_count); none for a latency",
+    ),
+    "memory_per_accelerator": Column(
+        _BASE_CHIP.replace("AS {v})", "AS {t}z) {t}z bk:memoryGB {v}"),
+        "num",
+        "",
+        "180",
+        "GB, the chip's specification",
+        many=True,
+    ),
+    "power_measured": Column("{c} bk:power/bk:powerMeasured {v}", "bool", "", "true"),
+    "watts": Column("{c} bk:power/bk:watts {v}", "num", "", "10800"),
+    "clock_state": Column("{c} bk:clockState {v}", "text", "", "power capped"),
+    "input_length": Column("{c} bk:inputLength {v}", "num", "", "1024"),
+    "output_length": Column("{c} bk:outputLength {v}", "num", "", "1024"),
+    "disaggregated": Column("{c} bk:disaggregated {v}", "bool", "", "false"),
+    "measured_by": Column("{c} bk:measuredBy {v}", "concept", "measured-by", "mlcommons"),
+    "source": Column("{c} bk:citation/bk:source {v}", "id", "sources", "mlperf-inference-v6.1-results", many=True),
+}
+#: what identifies a result (the same system is its submitter, platform and count): --pair holds these,
+#: except the one paired
+IDENTITY = ("submitter", "platform", "accelerator_count", "model", "tier", "scenario", "round", "division", "unit")
+#: the columns a plain listing shows
+DEFAULT_COLUMNS = ("claim", "round", "division", "submitter", "platform", "chip", "accelerator_count", "model", "tier", "scenario", "value", "unit", "per_accelerator")  # fmt: skip
+#: the round as people write it: "round=6.0" is the suite's version
+_LOWER = ("ttft", "tpot", "latency")
+
+
+@dataclass
+class Condition:
+    """One ``--where``: a column, an operator (=, !=, <, >, ~, in) and the value(s) as typed."""
+
+    column: str
+    op: str
+    values: tuple[str, ...]
+    text: str
+
+    @classmethod
+    def parse(cls, text: str) -> "Condition":
+        """Read ``COL=V``, ``COL!=V``, ``COL<V``, ``COL>V``, ``COL~TEXT`` or ``COL=in:A,B``.
+
+        >>> Condition.parse("tier=99.9"), Condition.parse("round=in:6.0,6.1").values
+        (Condition(column='tier', op='=', values=('99.9',), text='tier=99.9'), ('6.0', '6.1'))
+
+        :raises UsageError: for text that is none of these, or a column the view has not.
+        """
+        m = re.match(r"^\s*([a-z_]+)\s*(!=|<=|>=|=|<|>|~)\s*(.*)$", text)
+        if not m:
+            raise UsageError(f"--where {text!r}: write COLUMN=VALUE (or !=, <, >, ~TEXT, =in:A,B)")
+        column, op, value = m.group(1), m.group(2), m.group(3).strip()
+        check_column(column, "--where")
+        if op == "=" and value.startswith("in:"):
+            return cls(column, "in", tuple(v.strip() for v in value[3:].split(",") if v.strip()), text)
+        return cls(column, op, (value,), text)
+
+
+def check_column(name: str, option: str) -> Column:
+    """The column ``name``; :raises UsageError: naming the closest when the view has none."""
+    if name not in COLUMNS:
+        import difflib
+
+        close = difflib.get_close_matches(name, list(COLUMNS), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise UsageError(f"{option}: the results have no column {name!r}{hint}; `benchkg results --schema` lists them")
+    return COLUMNS[name]
+
+
+@dataclass
+class Request:
+    """One algebra command, as the CLI and :meth:`benchkg.api.KnowledgeGraph.results` take it."""
+
+    where: list[str] = field(default_factory=list)
+    columns: list[str] = field(default_factory=list)
+    pair: str | None = None
+    hold: list[str] | None = None
+    group_by: list[str] = field(default_factory=list)
+    agg: str = "count"
+    best_per: list[str] = field(default_factory=list)
+    only_in: str | None = None
+    not_in: str | None = None
+    sort: str | None = None
+    top: int | None = None
+
+
+class _Vars:
+    """Fresh variable prefixes: each use of a column pattern gets its own."""
+
+    def __init__(self):
+        self.n = 0
+
+    def __call__(self) -> str:
+        self.n += 1
+        return f"?_{self.n}_"
+
+
+def _use(name: str, claim: str, var: str, fresh: _Vars) -> str:
+    """The pattern that binds column ``name`` of ``claim`` to ``var``, in an OPTIONAL (a result that
+    lacks it is still a row)."""
+    col = COLUMNS[name]
+    if name == "claim":
+        return "" if var == claim else f"BIND ({claim} AS {var})"
+    text = col.pattern.format(c=claim, v=var, t=fresh())
+    if col.many:  # one value per row: the lowest, so a claim is one row whatever it has several of
+        t = fresh()
+        inner = col.pattern.format(c=claim, v=t + "m", t=fresh())
+        return f"OPTIONAL {{ SELECT {claim} (MIN({t}m) AS {var}) WHERE {{ {inner} }} GROUP BY {claim} }}"
+    return text if col.optional else f"OPTIONAL {{ {text} }}"
+
+
+def _term(col: Column, name: str, value: str, resolve: Callable[[str, str], str], base: str) -> str:
+    """The SPARQL term a typed value stands for in column ``name``."""
+    if col.kind == "id":
+        return f"<{base}id/{col.of}/{resolve(col.of, value)}>"
+    if col.kind == "concept":
+        if value.lower() not in SCHEMES[col.of]:
+            raise UsageError(f"{name}={value}: {name} is one of {', '.join(SCHEMES[col.of])}")
+        return f"<{concept_iri(col.of, value.lower())}>"
+    if col.kind == "unit":
+        if value not in UNITS:
+            raise UsageError(f"{name}={value}: unit is one of {', '.join(UNITS)}")
+        return f"<{UNITS[value]}>"
+    if col.kind == "bool":
+        if value.lower() not in ("true", "false"):
+            raise UsageError(f"{name}={value}: {name} is true or false")
+        return value.lower()
+    if col.kind == "num":
+        if not re.fullmatch(r"-?\d+(\.\d+)?([eE][-+]?\d+)?", value):
+            raise UsageError(f"{name}={value}: {name} is a number")
+        return value
+    if name == "round":
+        value = re.sub(r"^(?:mlperf-inference-)?v", "", value.lower())
+    return _literal(value)
+
+
+def _literal(text: str) -> str:
+    """A SPARQL string literal of ``text``.
+
+    >>> _literal('say "hi"')
+    '"say \\\\"hi\\\\""'
+    """
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+
+
+def _filter(cond: Condition, claim: str, fresh: _Vars, resolve, base: str) -> str:
+    """One ``--where`` as a pattern on ``claim``: a column of several values by EXISTS, others by FILTER."""
+    col = COLUMNS[cond.column]
+    var = fresh() + "w"
+    if cond.op == "~":
+        test = f"CONTAINS(LCASE(STR({var})), LCASE({_literal(cond.values[0])}))"
+    elif col.kind == "tier" and cond.op in ("<", ">", "<=", ">="):
+        if not re.fullmatch(r"\d+(\.\d+)?", cond.values[0]):
+            raise UsageError(f"--where {cond.text}: a tier is a number such as 99 or 99.9")
+        test = f"xsd:decimal(STR({var})) {cond.op} {cond.values[0]}"
+    elif cond.op in ("<", ">", "<=", ">="):
+        if col.kind != "num":
+            raise UsageError(f"--where {cond.text}: {cond.column} is not a number; use = != ~ or in:")
+        test = f"{var} {cond.op} {_term(col, cond.column, cond.values[0], resolve, base)}"
+    else:
+        terms = ", ".join(_term(col, cond.column, v, resolve, base) for v in cond.values)
+        # text as written: the tier "99.9" whether stored as text or as a number
+        test = f"STR({var}) IN ({terms})" if col.kind in ("tier", "text") else f"{var} IN ({terms})"
+    pattern = col.pattern.format(c=claim, v=var, t=fresh())
+    if cond.op == "!=":  # every result without that value, those with no value at all too
+        return f"FILTER NOT EXISTS {{ {pattern} FILTER ({test}) }}"
+    if col.many:
+        return f"FILTER EXISTS {{ {pattern} FILTER ({test}) }}"
+    if cond.op == "=" and col.kind in ("id", "concept", "unit", "bool", "num"):  # a join, not a filter late
+        terms = " ".join(_term(col, cond.column, v, resolve, base) for v in cond.values)
+        return f"VALUES {var} {{ {terms} }} {pattern}"
+    return f"{{ {pattern} FILTER ({test}) }}"  # a group of its own: filtered before the columns are joined
+
+
+def _view(claim: str, wanted: list[str], conditions: list[Condition], fresh: _Vars, resolve, base: str, names=None):
+    """The flat view's pattern for ``claim``: its conditions, then the columns ``wanted`` as ``?name``
+    (or as ``names[name]``)."""
+    names = names or {}
+    parts = [f"{claim} a bk:Benchmark ; bk:result ?_r{claim[1:]} ."]
+    parts += [_filter(c, claim, fresh, resolve, base) for c in conditions]
+    parts += [_use(n, claim, names.get(n, f"?{n}"), fresh) for n in wanted]
+    return "\n  ".join(p for p in parts if p)
+
+
+_PREFIXES = (
+    "PREFIX bk: <https://w3id.org/benchkg/ontology#>\nPREFIX qudt: <http://qudt.org/schema/qudt/>\n"
+    "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\nPREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n"
+)
+
+
+def _header(summary: str, columns: list[str], claims: tuple[str, ...] = (), keep: tuple[str, ...] = ()) -> str:
+    lines = [
+        f"#+ summary: {summary}",
+        "#+ description: Written by benchkg results (the results algebra); runs as it is.",
+    ]
+    if claims:
+        lines.append(f"#+ claims: {' '.join(claims)}")
+    lines.append(f"#+ columns: {' '.join(columns)}")
+    if keep:
+        lines.append(f"#+ keep: {' '.join(keep)}")
+    return "\n".join(lines) + "\n"
+
+
+def _pair_spec(text: str) -> tuple[str, str, str]:
+    m = re.match(r"^\s*([a-z_]+)\s*=\s*([^,]+),([^,]+)$", text or "")
+    if not m:
+        raise UsageError(f"--pair {text!r}: write COLUMN=A,B (e.g. tier=99,99.9 or round=6.0,6.1)")
+    check_column(m.group(1), "--pair")
+    return m.group(1), m.group(2).strip(), m.group(3).strip()
+
+
+def _side(spec: str) -> Condition:
+    cond = Condition.parse(spec)
+    if cond.op != "=":
+        raise UsageError(f"{spec!r}: --only-in and --not-in take COLUMN=VALUE")
+    return cond
+
+
+@dataclass
+class Compiled:
+    """One algebra command compiled: the ``.rq`` text, a line saying what it asks, and for a pair the
+    query of each side's held keys (to count the rows that found no partner)."""
+
+    text: str
+    summary: str
+    sides: tuple[str, ...] = ()
+
+
+def compile_results(request: Request, resolve: Callable[[str, str], str], base: str = DEFAULT_BASE) -> Compiled:
+    """One algebra command as a ``.rq`` text (see :class:`Compiled`).
+
+    ``resolve(kind, text)`` gives the id of the record of ``kind`` that ``text`` names.
+
+    >>> ids = lambda kind, text: text.lower()
+    >>> done = compile_results(Request(where=["model=llama2-70b"], group_by=["submitter"]), ids)
+    >>> done.summary
+    'results where model=llama2-70b, count by submitter'
+    >>> "GROUP BY ?submitter" in done.text and "<https://w3id.org/benchkg/id/models/llama2-70b>" in done.text
+    True
+
+    :raises UsageError: for a column, value or combination of verbs the algebra does not take.
+    """
+    conditions = [Condition.parse(w) for w in request.where]
+    for name in request.columns + request.group_by + request.best_per + (request.hold or []):
+        check_column(name, "--columns")
+    said = ["results"] + ([f"where {', '.join(c.text for c in conditions)}"] if conditions else [])
+    fresh = _Vars()
+    if request.pair:
+        text, more = _compile_pair(request, conditions, fresh, resolve, base)
+    elif request.only_in or request.not_in:
+        text, more = _compile_difference(request, conditions, fresh, resolve, base)
+    elif request.group_by:
+        text, more = _compile_group(request, conditions, fresh, resolve, base)
+    else:
+        text, more = _compile_rows(request, conditions, fresh, resolve, base)
+    summary = ", ".join([" ".join(said)] + more) if more else " ".join(said)
+    body = _header(summary, *text[1:4]) + _PREFIXES + text[0] + _order(request, text[1])
+    return Compiled(body, summary, tuple(_PREFIXES + side for side in text[4:]))
+
+
+def _order(request: Request, columns: list[str]) -> str:
+    out = ""
+    if request.sort:
+        name = request.sort.lstrip("-")
+        if name not in columns:
+            raise UsageError(f"--sort {request.sort}: not a column of this answer ({', '.join(columns)})")
+        out += f"ORDER BY {'DESC' if request.sort.startswith('-') else 'ASC'}(?{name})\n"
+    if request.top is not None:
+        if request.top < 1:
+            raise UsageError("--top N: N is 1 or more")
+        out += f"LIMIT {request.top}\n"
+    return out
+
+
+def _compile_rows(request, conditions, fresh, resolve, base):
+    columns = list(dict.fromkeys(request.columns or DEFAULT_COLUMNS))
+    if "claim" not in columns:
+        columns.insert(0, "claim")
+    more = []
+    if request.best_per:
+        # the best result of each group (and unit): the highest per accelerator, the lowest latency
+        keys = list(dict.fromkeys(request.best_per + ["unit"]))
+        need = list(dict.fromkeys(columns + keys + ["value", "per_accelerator", "metric"]))
+        body = _view("?claim", need, conditions, fresh, resolve, base)
+        inner_names = {n: f"?b_{n}" for n in keys + ["value", "per_accelerator", "metric"]}
+        inner = _view("?b", list(inner_names), conditions, fresh, resolve, base, inner_names)
+        rank = "IF(?{0}metric IN (bk:metric-ttft, bk:metric-tpot, bk:metric-latency), -?{0}value, ?{0}per_accelerator)"
+        best = (
+            f"{{ SELECT {' '.join(f'({inner_names[n]} AS ?{n})' for n in keys)} (MAX(?_key) AS ?_best) "
+            f"WHERE {{ {inner} BIND ({rank.format('b_')} AS ?_key) FILTER (BOUND(?_key)) }} "
+            f"GROUP BY {' '.join(inner_names[n] for n in keys)} }}"
+        )
+        where = f"{body}\n  {best}\n  FILTER ({rank.format('')} = ?_best)"
+        more.append(f"best per {', '.join(request.best_per)} (per accelerator; the lowest for a latency)")
+    else:
+        where = _view("?claim", columns, conditions, fresh, resolve, base)
+    select = " ".join(f"?{n}" for n in columns)
+    first = " ".join(f"?{n}" for n in request.best_per)
+    order = "" if request.sort else f"ORDER BY {first} {'DESC(?value) ' if 'value' in columns else ''}?claim\n"
+    return (f"SELECT DISTINCT {select} WHERE {{\n  {where}\n}}\n{order}", columns, ("claim",), ()), more
+
+
+def _compile_group(request, conditions, fresh, resolve, base):
+    agg, _, of = request.agg.partition(":")
+    if agg not in AGGREGATES:
+        raise UsageError(
+            f"--agg {request.agg}: one of {', '.join(AGGREGATES)} (sum, min, max, avg and distinct take :COLUMN, value by default)"
+        )
+    of = of or ("value" if agg in ("sum", "min", "max", "avg") else "claim")
+    check_column(of, "--agg")
+    keys = request.group_by
+    need = list(dict.fromkeys(keys + [of]))
+    body = _view("?claim", need, conditions, fresh, resolve, base)
+    group = " ".join(f"?{k}" for k in keys)
+    out = f"{agg}_{of}" if agg not in ("count", "share") else agg
+    if agg == "count":
+        expr = "(COUNT(DISTINCT ?claim) AS ?count)"
+    elif agg == "share":
+        total = _view("?t", [], conditions, fresh, resolve, base)
+        expr = "(ROUND(1000 * COUNT(DISTINCT ?claim) / ?_total) / 10 AS ?share) (COUNT(DISTINCT ?claim) AS ?count)"
+        body += f"\n  {{ SELECT (COUNT(DISTINCT ?t) AS ?_total) WHERE {{ {total} }} }}"
+        group += " ?_total"
+    elif agg == "distinct":
+        expr = f'(COUNT(DISTINCT ?{of}) AS ?{out}) (GROUP_CONCAT(DISTINCT STR(?{of}); separator=" | ") AS ?{of}s)'
+    else:
+        expr = f"({agg.upper()}(?{of}) AS ?{out})"
+    columns = keys + (["share", "count"] if agg == "share" else [out] + ([f"{of}s"] if agg == "distinct" else []))
+    order = (
+        ""
+        if request.sort
+        else f"ORDER BY DESC(?{'count' if agg == 'share' else out}) {group.replace(' ?_total', '')}\n"
+    )
+    text = f"SELECT {' '.join(f'?{k}' for k in keys)} {expr} WHERE {{\n  {body}\n}}\nGROUP BY {group}\n{order}"
+    return (text, columns, (), ()), [f"{request.agg} by {', '.join(keys)}"]
+
+
+def _compile_pair(request, conditions, fresh, resolve, base):
+    dim, a, b = _pair_spec(request.pair)
+    hold = request.hold if request.hold is not None else [c for c in IDENTITY if c != dim]
+    if dim in hold:
+        raise UsageError(f"--hold {','.join(hold)}: the paired column {dim} cannot also be held")
+    others = [c for c in conditions if c.column != dim]
+    value = "per_accelerator" if "accelerator_count" not in hold else "value"
+    keys = " ".join(f"?{h}" for h in hold)
+    best, claims, sides = [], [], []
+    for side, v in (("a", a), ("b", b)):
+        names = {h: f"?{side}_{h}" for h in hold} | {value: f"?{side}_value", "claim": f"?{side}_claim"}
+        cond = Condition(dim, "=", (v,), f"{dim}={v}")
+        pattern = _view(f"?{side}_claim", [*hold, value], [*others, cond], fresh, resolve, base, names)
+        # a held column a result lacks is "" on both sides: unbound would join anything
+        pattern += " " + " ".join(f'BIND (COALESCE(?{side}_{h}, "") AS ?{h})' for h in hold)
+        pattern += f" FILTER (BOUND(?{side}_value))"
+        # the best of the side per held key, then the claim that has it
+        best.append(f"{{ SELECT {keys} (MAX(?{side}_value) AS ?{side}) WHERE {{ {pattern} }} GROUP BY {keys} }}")
+        claims.append(f"{{ SELECT DISTINCT {keys} ?{side}_claim (?{side}_value AS ?{side}) WHERE {{ {pattern} }} }}")
+        sides.append(f"SELECT DISTINCT {keys} ?{side}_claim WHERE {{ {pattern} }}")
+    body = "\n  ".join(best + claims)
+    ratio = "BIND (ROUND(1000 * ?b / ?a) / 1000 AS ?ratio)"
+    cols = [*hold, "a", "b", "ratio", "a_claim", "b_claim"]
+    text = f"SELECT {' '.join('?' + c for c in cols)} WHERE {{\n  {body}\n  {ratio}\n}}\n" + (
+        "" if request.sort else "ORDER BY DESC(?ratio) ?a_claim\n"
+    )
+    said = [f"{dim} {a} (a) beside {b} (b), ratio b ÷ a of {value.replace('_', ' ')}, holding {', '.join(hold)}"]
+    return (text, cols, ("a_claim", "b_claim"), ("a", "b", "ratio"), *sides), said
+
+
+def _compile_difference(request, conditions, fresh, resolve, base):
+    if not (request.only_in and request.not_in):
+        raise UsageError("--only-in COLUMN=A and --not-in COLUMN=B go together (what A has that B has not)")
+    keys = request.group_by or request.columns
+    if not keys:
+        raise UsageError("--only-in/--not-in: say what to compare with --group-by (submitter, chip, system…)")
+    inside, outside = _side(request.only_in), _side(request.not_in)
+    group = " ".join("?" + k for k in keys)
+    body = _view("?claim", keys, [*conditions, inside], fresh, resolve, base)
+    other = _view("?o", keys, [*conditions, outside], fresh, resolve, base, {"claim": "?o"})
+    # MINUS the keys the other side has: one pass over each side (NOT EXISTS would redo the other per row)
+    text = (
+        f"SELECT {group} (COUNT(DISTINCT ?claim) AS ?results) WHERE {{\n  {body}\n"
+        f"  MINUS {{ SELECT DISTINCT {group} WHERE {{ {other} }} }}\n}}\nGROUP BY {group}\n"
+        + ("" if request.sort else f"ORDER BY {group}\n")
+    )
+    said = [f"{', '.join(keys)} in {inside.text} and not in {outside.text}"]
+    return (text, [*keys, "results"], (), ()), said
+
+
+def unpaired_note(request: Request, sides: list[list[dict]], listed: bool = False) -> str:
+    """What is said under a pair's answer: how many results of each side found no partner (the
+    same held columns on the other side), and with ``listed`` which.
+
+    >>> req = Request(pair="tier=99,99.9", hold=["platform"])
+    >>> a = [{"platform": "x", "a_claim": "c1"}, {"platform": "y", "a_claim": "c2"}]
+    >>> unpaired_note(req, [a, [{"platform": "x", "b_claim": "c3"}]])
+    'Without a partner: 1 result with tier=99 only, 0 with tier=99.9 only (--unpaired lists them).'
+    """
+    dim, a, b = _pair_spec(request.pair)
+    hold = request.hold if request.hold is not None else [c for c in IDENTITY if c != dim]
+
+    def keyed(rows, side):
+        out: dict[tuple, list[str]] = {}
+        for row in rows:
+            key = tuple(str(getattr(row.get(h), "value", row.get(h))) for h in hold)
+            claim = row.get(f"{side}_claim")
+            out.setdefault(key, []).append(str(getattr(claim, "value", claim)).rsplit("/", 1)[-1])
+        return out
+
+    left, right = keyed(sides[0], "a"), keyed(sides[1], "b")
+    only_a = sorted(c for k in left.keys() - right.keys() for c in left[k])
+    only_b = sorted(c for k in right.keys() - left.keys() for c in right[k])
+    note = (
+        f"Without a partner: {len(only_a)} result{'s' if len(only_a) != 1 else ''} with {dim}={a} only, "
+        f"{len(only_b)} with {dim}={b} only"
+    )
+    if not listed:
+        return note + (" (--unpaired lists them)." if only_a or only_b else ".")
+    return (
+        note
+        + ":\n"
+        + "\n".join([f"  {dim}={a} only: {c}" for c in only_a] + [f"  {dim}={b} only: {c}" for c in only_b])
+    )
+
+
+def schema() -> list[dict]:
+    """The columns of the view: name, type, example and what it is.
+
+    >>> [c for c in schema() if c["column"] == "tier"][0]["type"]
+    'tier'
+    """
+    return [
+        {
+            "column": name,
+            "type": col.type + (" (several)" if col.many else ""),
+            "example": col.example,
+            "about": col.about,
+        }
+        for name, col in COLUMNS.items()
+    ]
+
+
+__all__ = ["COLUMNS", "Request", "compile_results", "schema", "BK"]
