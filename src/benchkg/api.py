@@ -341,7 +341,9 @@ class KnowledgeGraph:
             resolved.append(found)
         return out, resolved
 
-    def results_answer(self, request: Request, *, limit: int | None = None, offset: int = 0, list_unpaired: bool = False):
+    def results_answer(
+        self, request: Request, *, limit: int | None = None, offset: int = 0, list_unpaired: bool = False
+    ):
         """The answer to one results-algebra command (:mod:`benchkg.answers.algebra`) and the command
         compiled (its ``.rq`` text in ``.text``). Under the answer: for ``pair``, the results that found no
         partner (counted; listed with ``list_unpaired``); for an empty answer, the ``where`` that emptied it.
@@ -413,7 +415,9 @@ class KnowledgeGraph:
     def _emptied_by(self, request: Request, select) -> str:
         """Which ``where`` condition, added one by one, leaves no result."""
         for n in range(1, len(request.where) + 1):
-            probe = compile_results(Request(where=request.where[:n], columns=["claim"], top=1), self._record_id, self.base)
+            probe = compile_results(
+                Request(where=request.where[:n], columns=["claim"], top=1), self._record_id, self.base
+            )
             if not select(probe.text):
                 before = f" (with {', '.join(request.where[: n - 1])})" if n > 1 else ""
                 return f"Empty because no result has {request.where[n - 1]}{before}."

@@ -290,22 +290,32 @@ def results(
         None, "--pair", help="COL=A,B: one row per held key with both sides and the ratio B ÷ A."
     ),
     hold: Optional[str] = typer.Option(
-        None, "--hold", help="With --pair, the columns both sides share (default: submitter, platform, model, tier, scenario, round, division, unit, less the paired one)."
+        None,
+        "--hold",
+        help="With --pair, the columns both sides share (default: submitter, platform, model, tier, scenario, round, division, unit, less the paired one).",
     ),
     unpaired: bool = typer.Option(False, "--unpaired", help="With --pair, list the results that found no partner."),
     group_by: Optional[str] = typer.Option(None, "--group-by", help="COL,COL: one row per group."),
     agg: str = typer.Option(
-        "count", "--agg", help="With --group-by: count, share, distinct:COL, sum|min|max|avg[:COL] (of value by default)."
+        "count",
+        "--agg",
+        help="With --group-by: count, share, distinct:COL, sum|min|max|avg[:COL] (of value by default).",
     ),
-    best_per: Optional[str] = typer.Option(None, "--best-per", help="COL,COL: the best result of each group (and unit)."),
+    best_per: Optional[str] = typer.Option(
+        None, "--best-per", help="COL,COL: the best result of each group (and unit)."
+    ),
     only_in: Optional[str] = typer.Option(None, "--only-in", help="COL=A: with --not-in, what A has…"),
     not_in: Optional[str] = typer.Option(None, "--not-in", help="COL=B: …that B has not (by --group-by)."),
     sort: Optional[str] = typer.Option(None, "--sort", help="COL, or -COL for descending."),
     top: Optional[int] = typer.Option(None, "--top", help="The first N rows of the answer."),
     schema: bool = typer.Option(False, "--schema", help="List the columns with their types and examples."),
-    explain: bool = typer.Option(False, "--explain", help="Print the SPARQL (a .rq file `benchkg query` runs) and stop."),
+    explain: bool = typer.Option(
+        False, "--explain", help="Print the SPARQL (a .rq file `benchkg query` runs) and stop."
+    ),
     format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f", help="Output format."),
-    limit: Optional[int] = typer.Option(None, "--limit", min=0, help="At most N rows (0: all). A table shows 25 unless told."),
+    limit: Optional[int] = typer.Option(
+        None, "--limit", min=0, help="At most N rows (0: all). A table shows 25 unless told."
+    ),
     endpoint: Optional[str] = typer.Option(
         None, "--endpoint", envvar="BENCHKG_ENDPOINT", help="Query a SPARQL 1.1 endpoint instead of the embedded store."
     ),
@@ -322,13 +332,16 @@ def results(
       benchkg results --where family=mlperf-inference --group-by base_chip --agg distinct:chip_spelling
       benchkg results --group-by submitter --only-in round=6.0 --not-in round=6.1
     """
-    from benchkg.answers.algebra import Request, schema as columns_of
+    from benchkg.answers.algebra import Request
+    from benchkg.answers.algebra import schema as columns_of
     from benchkg.answers.render import render
     from benchkg.answers.results import TABLE_ROWS
 
     if schema:
         for c in columns_of():
-            _echo(f"{c['column']:<24} {c['type']:<28} e.g. {c['example']}" + (f"  ({c['about']})" if c["about"] else ""))
+            _echo(
+                f"{c['column']:<24} {c['type']:<28} e.g. {c['example']}" + (f"  ({c['about']})" if c["about"] else "")
+            )
         return
     split = lambda text: [c.strip() for c in (text or "").split(",") if c.strip()]  # noqa: E731
     request = Request(
