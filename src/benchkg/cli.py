@@ -325,8 +325,9 @@ def results(
     """Any comparison without SPARQL: one row per result, every dimension a column, and verbs that
     filter, pair, group and rank them (compiled to one SPARQL query; --explain prints it).
 
-    Examples:
-      benchkg results --where round=6.1 --where model=gpt-oss-120b --best-per submitter --sort -per_accelerator
+    Example: benchkg results --where round=6.1 --where model=gpt-oss-120b --best-per submitter --sort -per_accelerator
+
+    More:
       benchkg results --where model=llama2-70b --pair tier=99,99.9
       benchkg results --where division=closed --group-by host_cpu_vendor --agg count
       benchkg results --where family=mlperf-inference --group-by base_chip --agg distinct:chip_spelling
@@ -344,9 +345,11 @@ def results(
             )
         return
     split = lambda text: [c.strip() for c in (text or "").split(",") if c.strip()]  # noqa: E731
+    # --columns picks the view's columns of a listing, and the answer's columns of a pair or a group
+    shaped = bool(pair or group_by or only_in or not_in)
     request = Request(
         where=list(where),
-        columns=split(columns),
+        columns=[] if shaped else split(columns),
         pair=pair,
         hold=split(hold) if hold is not None else None,
         group_by=split(group_by),
@@ -368,7 +371,7 @@ def results(
     if limit is None and format.value == "table":
         limit = TABLE_ROWS
     answer, _ = kg.results_answer(request, limit=limit, list_unpaired=unpaired)
-    shown = render(answer, format.value, columns=())
+    shown = render(answer, format.value, columns=tuple(split(columns)) if shaped else ())
     _echo(shown.out, nl=not shown.out.endswith("\n"), data=shown.data)
     for note in shown.notes:
         _echo(note, err=shown.data)

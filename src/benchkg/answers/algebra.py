@@ -45,13 +45,12 @@ class Column:
         return f"{self.kind}:{self.of}" if self.of else self.kind
 
 
-# the first that binds wins: a second OPTIONAL on a variable already bound keeps the row as it is
-# (each anchored on the claim; an OPTIONAL inside an OPTIONAL would be read for every claim first)
-_SYSTEM_NAME = "OPTIONAL {{ {c} bk:systemName {v} }} OPTIONAL {{ {c} bk:system/rdfs:label {v} }}"
-_HOST = (
-    "OPTIONAL {{ {c} bk:system/bk:hostProcessor {v} }} "
-    "OPTIONAL {{ {c} bk:system/bk:systemDescription/bk:sdHostProcessorModelName {v} }}"
-)
+# the first of two that binds: two OPTIONALs anchored on the claim, then COALESCE (an OPTIONAL inside
+# an OPTIONAL would be read for every claim first; two OPTIONALs binding one variable answer nothing
+# on Virtuoso 7)
+_EITHER = "OPTIONAL {{ {c} %s {t}p }} OPTIONAL {{ {c} %s {t}q }} BIND (COALESCE({t}p, {t}q) AS {v})"
+_SYSTEM_NAME = _EITHER % ("bk:systemName", "bk:system/rdfs:label")
+_HOST = _EITHER % ("bk:system/bk:hostProcessor", "bk:system/bk:systemDescription/bk:sdHostProcessorModelName")
 _BASE_CHIP = (
     "{c} bk:accelerator {t}a . OPTIONAL {{ {t}a bk:madeOf {t}p }} BIND (COALESCE({t}p, {t}a) AS {t}c) "
     "OPTIONAL {{ {t}c bk:variantOf {t}b }} BIND (COALESCE({t}b, {t}c) AS {v})"
@@ -105,7 +104,7 @@ COLUMNS: dict[str, Column] = {
         _HOST, "text", "", "AMD EPYC 9575F", "the host processor as the submitter wrote it", optional=True
     ),
     "host_cpu_vendor": Column(
-        _HOST.replace("{v}", "{t}x") + " " + _CPU_VENDOR,
+        _HOST.replace("AS {v})", "AS {t}x)") + " " + _CPU_VENDOR,
         "text",
         "",
         "amd",
@@ -114,7 +113,7 @@ COLUMNS: dict[str, Column] = {
     ),
     "host_cpu_count": Column("{c} bk:system/bk:hostProcessorCount {v}", "num", "", "2", "per node"),
     "framework": Column(
-        "OPTIONAL {{ {c} bk:framework {v} }} OPTIONAL {{ {c} bk:system/bk:systemDescription/bk:sdFramework {v} }}",
+        _EITHER % ("bk:framework", "bk:system/bk:systemDescription/bk:sdFramework"),
         "text",
         "",
         "TensorRT 10.11, CUDA 12.9",
@@ -242,7 +241,15 @@ def _use(name: str, claim: str, var: str, fresh: _Vars) -> str:
     if col.many:  # one value per row: the lowest, so a claim is one row whatever it has several of
         t = fresh()
         inner = col.pattern.format(c=claim, v=t + "m", t=fresh())
-        return f"OPTIONAL {{ SELECT {claim} (MIN({t}m) AS {var}) WHERE {{ {inner} }} GROUP BY {claim} }}"
+        # (the lowest as text: engines order IRIs differently, so MIN over IRIs picks differently)
+        lowest = (
+            f"MIN({t}m)"
+            if col.kind == "num"
+            else f"IRI(MIN(STR({t}m)))"
+            if col.kind in ("id", "concept")
+            else f"MIN(STR({t}m))"
+        )
+        return f"OPTIONAL {{ SELECT {claim} ({lowest} AS {var}) WHERE {{ {inner} }} GROUP BY {claim} }}"
     return text if col.optional else f"OPTIONAL {{ {text} }}"
 
 
@@ -269,6 +276,14 @@ def _term(col: Column, name: str, value: str, resolve: Callable[[str, str], str]
     if name == "round":
         value = re.sub(r"^(?:mlperf-inference-)?v", "", value.lower())
     return _literal(value)
+
+
+def _required(name: str, claim: str, var: str, fresh: _Vars) -> str:
+    """Column ``name`` of ``claim`` bound to ``var``, or no row (for the columns a pair holds)."""
+    col = COLUMNS[name]
+    if col.many or col.optional:  # the lowest value, or the first that binds, then required
+        return _use(name, claim, var, fresh) + f" FILTER (BOUND({var}))"
+    return col.pattern.format(c=claim, v=var, t=fresh()) + " ."
 
 
 def _literal(text: str) -> str:
@@ -454,14 +469,15 @@ def _compile_group(request, conditions, fresh, resolve, base):
         expr = "(COUNT(DISTINCT ?claim) AS ?count)"
     elif agg == "share":
         total = _view("?t", [], conditions, fresh, resolve, base)
-        expr = "(ROUND(1000 * COUNT(DISTINCT ?claim) / ?_total) / 10 AS ?share) (COUNT(DISTINCT ?claim) AS ?count)"
+        # (a decimal count: Virtuoso divides integers as integers)
+        expr = "(ROUND(1000 * xsd:decimal(COUNT(DISTINCT ?claim)) / ?_total) / 10 AS ?share) (COUNT(DISTINCT ?claim) AS ?count)"
         body += f"\n  {{ SELECT (COUNT(DISTINCT ?t) AS ?_total) WHERE {{ {total} }} }}"
         group += " ?_total"
     elif agg == "distinct":
-        expr = f'(COUNT(DISTINCT ?{of}) AS ?{out}) (GROUP_CONCAT(DISTINCT STR(?{of}); separator=" | ") AS ?{of}s)'
+        expr = f"(COUNT(DISTINCT ?{of}) AS ?{out})"
     else:
         expr = f"({agg.upper()}(?{of}) AS ?{out})"
-    columns = keys + (["share", "count"] if agg == "share" else [out] + ([f"{of}s"] if agg == "distinct" else []))
+    columns = keys + (["share", "count"] if agg == "share" else [out])
     order = (
         ""
         if request.sort
@@ -483,9 +499,19 @@ def _compile_pair(request, conditions, fresh, resolve, base):
     for side, v in (("a", a), ("b", b)):
         names = {h: f"?{side}_{h}" for h in hold} | {value: f"?{side}_value", "claim": f"?{side}_claim"}
         cond = Condition(dim, "=", (v,), f"{dim}={v}")
-        pattern = _view(f"?{side}_claim", [*hold, value], [*others, cond], fresh, resolve, base, names)
-        # a held column a result lacks is "" on both sides: unbound would join anything
-        pattern += " " + " ".join(f'BIND (COALESCE(?{side}_{h}, "") AS ?{h})' for h in hold)
+        # held columns are joined, not optional (unbound would join anything); a result without one
+        # is not held equal to another, except for the tier, which results of untiered benchmarks lack
+        names = {h: (f"?{side}_{h}" if h == "tier" else f"?{h}") for h in hold} | {
+            value: f"?{side}_value",
+            "claim": f"?{side}_claim",
+        }
+        pattern = _view(f"?{side}_claim", [value], [*others, cond], fresh, resolve, base, names)
+        for h in hold:
+            pattern += " " + (
+                _use("tier", f"?{side}_claim", f"?{side}_tier", fresh) + f' BIND (COALESCE(?{side}_tier, "") AS ?tier)'
+                if h == "tier"
+                else _required(h, f"?{side}_claim", f"?{h}", fresh)
+            )
         pattern += f" FILTER (BOUND(?{side}_value))"
         # the best of the side per held key, then the claim that has it
         best.append(f"{{ SELECT {keys} (MAX(?{side}_value) AS ?{side}) WHERE {{ {pattern} }} GROUP BY {keys} }}")
@@ -511,11 +537,14 @@ def _compile_difference(request, conditions, fresh, resolve, base):
     group = " ".join("?" + k for k in keys)
     body = _view("?claim", keys, [*conditions, inside], fresh, resolve, base)
     other = _view("?o", keys, [*conditions, outside], fresh, resolve, base, {"claim": "?o"})
-    # MINUS the keys the other side has: one pass over each side (NOT EXISTS would redo the other per row)
+    # each side grouped once, then joined (MINUS of a sub-select answers nothing on Virtuoso 7, and
+    # NOT EXISTS redoes the other side per row); COALESCE, not BOUND: Virtuoso reads a sub-select's
+    # unbound column as bound
     text = (
-        f"SELECT {group} (COUNT(DISTINCT ?claim) AS ?results) WHERE {{\n  {body}\n"
-        f"  MINUS {{ SELECT DISTINCT {group} WHERE {{ {other} }} }}\n}}\nGROUP BY {group}\n"
-        + ("" if request.sort else f"ORDER BY {group}\n")
+        f"SELECT {group} ?results WHERE {{\n"
+        f"  {{ SELECT {group} (COUNT(DISTINCT ?claim) AS ?results) WHERE {{ {body} }} GROUP BY {group} }}\n"
+        f"  OPTIONAL {{ SELECT {group} (COUNT(DISTINCT ?o) AS ?_other) WHERE {{ {other} }} GROUP BY {group} }}\n"
+        f"  FILTER (COALESCE(?_other, 0) = 0)\n}}\n" + ("" if request.sort else f"ORDER BY {group}\n")
     )
     said = [f"{', '.join(keys)} in {inside.text} and not in {outside.text}"]
     return (text, [*keys, "results"], (), ()), said

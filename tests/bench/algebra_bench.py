@@ -1,0 +1,66 @@
+"""The results algebra's timings (issue 31): each verb on data/ after the store is built, and on
+10,000 generated claims (tests/bench/synthetic.py). Prints a table of seconds per command, the
+median of three runs; `make bench-algebra`. Targets: <= 0.5 s on data/, <= 1 s at 10k."""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+ROOT = Path(__file__).resolve().parents[2]
+
+#: (name, keyword arguments of KnowledgeGraph.results) on data/, and the same verbs on synthetic data
+ON_DATA = [
+    ("rows (where)", dict(where=["round=6.1", "model=llama2-70b"])),
+    ("pair tier", dict(where=["measured_by=mlcommons", "metric=throughput"], pair="tier=99,99.9")),
+    ("pair round", dict(where=["measured_by=mlcommons", "metric=throughput"], pair="round=6.0,6.1")),
+    ("group-by count", dict(where=["measured_by=mlcommons"], group_by=["host_cpu_vendor"])),
+    ("group-by share", dict(group_by=["submitter_kind"], agg="share")),
+    ("distinct", dict(group_by=["base_chip"], agg="distinct:chip_spelling")),
+    ("best-per", dict(where=["round=6.1", "model=gpt-oss-120b"], best_per=["submitter"])),
+    ("only-in / not-in", dict(group_by=["submitter"], only_in="round=6.0", not_in="round=6.1")),
+]
+ON_SYNTHETIC = [
+    ("rows (where)", dict(where=["model=syn-model-00", "scenario=server"])),
+    ("pair scenario", dict(pair="scenario=offline,server", hold=["system", "model", "suite"])),
+    ("group-by count", dict(group_by=["chip"])),
+    ("group-by share", dict(group_by=["suite"], agg="share")),
+    ("best-per", dict(where=["model=syn-model-00"], best_per=["chip"])),
+    ("only-in / not-in", dict(group_by=["chip"], only_in="suite=syn-suite-v2", not_in="suite=syn-suite-v1")),
+]
+
+
+def timed(kg, kwargs) -> tuple[float, int]:
+    runs = []
+    for _ in range(3):
+        start = time.perf_counter()
+        rows = kg.results(**kwargs)
+        runs.append(time.perf_counter() - start)
+    return statistics.median(runs), len(rows)
+
+
+def main() -> None:
+    from synthetic import generate
+
+    import benchkg
+
+    out = []
+    kg = benchkg.open(ROOT / "data")
+    kg.build()
+    out += [("data/", name, *timed(kg, kw)) for name, kw in ON_DATA]
+    with tempfile.TemporaryDirectory() as tmp:
+        data = generate(Path(tmp), 10_000, base_data=ROOT / "data")
+        syn = benchkg.open(data)
+        syn.build()
+        out += [("10k generated", name, *timed(syn, kw)) for name, kw in ON_SYNTHETIC]
+    print("| data | command | seconds (median of 3) | rows |\n|---|---|---|---|")
+    for where, name, seconds, rows in out:
+        print(f"| {where} | {name} | {seconds:.2f} | {rows} |")
+
+
+if __name__ == "__main__":
+    main()
