@@ -209,3 +209,19 @@ def test_a_vendor_claim_one_percent_off_loses_its_audited_link_on_the_next_build
     assert "mine" not in {c for c, _ in _links(kg)}
     example = "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server"  # init's example claim, unchanged
     assert (example, audited) in _links(kg), "a one-file rebuild keeps the links of the claims it did not touch"
+
+
+def test_a_vendor_claim_page_links_the_audited_result_it_restates(repo, tmp_path):
+    """The site's claim page says which audited result the claim restates (bk:auditedBy), with a link,
+    and the JSON-LD of the page carries it; a claim that restates none has no such line."""
+    mine = _seed("bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server") | {"id": "mine-off", "value": 900000}
+    _write(repo, mine)
+    kg = open_kg(repo / "data")
+    kg.build()
+    report = kg.site(tmp_path / "site")
+    example = "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server"
+    audited = _audited_by(example)
+    page = (report.out / "id" / "benchmarks" / example / "index.html").read_text()
+    assert "<dt>Audited by</dt>" in page and f"benchmarks/{audited}/" in page
+    off = (report.out / "id" / "benchmarks" / "mine-off" / "index.html").read_text()
+    assert "<dt>Audited by</dt>" not in off

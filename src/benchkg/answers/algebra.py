@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from benchkg.kernel.errors import UsageError
-from benchkg.kernel.vocab import BK, DEFAULT_BASE, SCHEMES, UNITS, concept_iri
+from benchkg.kernel.vocab import DEFAULT_BASE, SCHEMES, UNITS, concept_iri
 
 AGGREGATES = ("count", "sum", "min", "max", "avg", "share", "distinct")
 
@@ -37,7 +37,7 @@ class Column:
     of: str = ""  # the kind of record (id) or the scheme (concept)
     example: str = ""
     about: str = ""
-    many: bool = False  # a claim may have several values (its chips): filtered with EXISTS, shown joined
+    many: bool = False  # a claim may have several values (its chips): filtered with EXISTS, shown as the lowest
     optional: bool = False  # the pattern is already OPTIONALs anchored on the claim (never wrapped in another)
 
     @property
@@ -160,8 +160,6 @@ COLUMNS: dict[str, Column] = {
 IDENTITY = ("submitter", "platform", "accelerator_count", "model", "tier", "scenario", "round", "division", "unit")
 #: the columns a plain listing shows
 DEFAULT_COLUMNS = ("claim", "round", "division", "submitter", "platform", "chip", "accelerator_count", "model", "tier", "scenario", "value", "unit", "per_accelerator")  # fmt: skip
-#: the round as people write it: "round=6.0" is the suite's version
-_LOWER = ("ttft", "tpot", "latency")
 
 
 @dataclass
@@ -601,6 +599,3 @@ def schema() -> list[dict]:
         }
         for name, col in COLUMNS.items()
     ]
-
-
-__all__ = ["COLUMNS", "Request", "compile_results", "schema", "BK"]
