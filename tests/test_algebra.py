@@ -26,7 +26,7 @@ def record():
 
 @pytest.fixture(scope="module")
 def kg():
-    graph = open_kg(FULL_DATA)
+    graph = open_kg(FULL_DATA, persist=False)  # in memory: the doctests open data/'s own store in this process
     graph.build()
     return graph
 
@@ -149,6 +149,16 @@ def test_a_column_or_value_the_view_has_not_is_exit_2_with_the_closest():
     assert result.exit_code == 2 and "division is one of closed" in result.stderr
 
 
+@pytest.fixture(scope="module")
+def full_copy(tmp_path_factory):
+    """data/ copied: the CLI keeps its store beside the folder, and data/'s own is the doctests'."""
+    import shutil
+
+    copy = tmp_path_factory.mktemp("algebra") / "data"
+    shutil.copytree(FULL_DATA, copy, ignore=shutil.ignore_patterns(".benchkg"))
+    return copy
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
@@ -160,12 +170,12 @@ def test_a_column_or_value_the_view_has_not_is_exit_2_with_the_closest():
     ],
     ids=["pair", "share", "best-per", "only-in"],
 )
-def test_explain_runs_unchanged_as_a_query_file(tmp_path, args):
-    explained = cli("results", *args, "--explain", "--data", FULL_DATA)
+def test_explain_runs_unchanged_as_a_query_file(tmp_path, full_copy, args):
+    explained = cli("results", *args, "--explain", "--data", full_copy)
     assert explained.exit_code == 0, explained.output
     path = tmp_path / "mine.rq"
     path.write_text(explained.stdout)
-    direct = cli("results", *args, "--format", "csv", "--limit", "0", "--data", FULL_DATA)
-    queried = cli("query", str(path), "--format", "csv", "--limit", "0", "--data", FULL_DATA)
+    direct = cli("results", *args, "--format", "csv", "--limit", "0", "--data", full_copy)
+    queried = cli("query", str(path), "--format", "csv", "--limit", "0", "--data", full_copy)
     assert queried.exit_code == 0, queried.output
     assert queried.stdout == direct.stdout and len(direct.stdout.splitlines()) > 1

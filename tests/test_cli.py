@@ -72,7 +72,7 @@ def test_query_formats(data_copy):
     row = next(l for l in table.stdout.splitlines() if l.startswith("bench-mlperf-v6-1-coreweave-gb200"))
     assert "910,621.36" in row and " 72 " in row and "12,647.52" in row and "samples-times-tokens" in row
     md = cli("query", "leaderboard", "--format", "markdown", "--data", data_copy)
-    assert md.stdout.startswith("| claim | system_name | accelerators |")
+    assert md.stdout.startswith("| claim | system_name | submitted_by | accelerators |")
     js = json.loads(cli("query", "leaderboard", "--format", "sparql-json", "--data", data_copy).stdout)
     assert js["results"]["bindings"][0]["accelerator_count"]["value"] == "72"
     rows = json.loads(cli("query", "leaderboard", "--format", "json", "--data", data_copy).stdout)
