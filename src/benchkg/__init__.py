@@ -3,7 +3,7 @@
 >>> import benchkg
 >>> kg = benchkg.open("data")                    # a records folder, built into the embedded store
 >>> kg.query("leaderboard", model="llama2-70b", scenario="server").columns[:3]
-['claim', 'system_name', 'accelerators']
+['claim', 'system_name', 'submitted_by']
 
 See :mod:`benchkg.api` for what a :class:`KnowledgeGraph` answers.
 """
