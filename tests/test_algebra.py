@@ -38,6 +38,7 @@ def _paired(record, dim, a, b):
         if n != dim
     ]
     sides: dict[str, dict] = {a: {}, b: {}}
+    results: dict[str, Counter] = {a: Counter(), b: Counter()}
     for r in record.results:
         if r.measured_by != "mlcommons" or r.metric != "throughput":
             continue
@@ -45,7 +46,10 @@ def _paired(record, dim, a, b):
             key = tuple(str(getattr(r, n) or "") for n in names)
             best = sides[getattr(r, dim)].get(key)
             sides[getattr(r, dim)][key] = r.value if best is None else max(best, r.value)
-    return {k: (sides[a][k], sides[b][k]) for k in sides[a].keys() & sides[b].keys()}
+            results[getattr(r, dim)][key] += 1
+    paired = {k: (sides[a][k], sides[b][k]) for k in sides[a].keys() & sides[b].keys()}
+    alone = tuple(sum(n for k, n in results[s].items() if k not in paired) for s in (a, b))
+    return paired, alone
 
 
 def _rows_by_key(rows, dim):
@@ -74,7 +78,7 @@ def test_the_same_system_across_two_tiers_or_two_rounds(kg, record, dim, a, b):
     v6.1: one row per system (submitter and platform) and benchmark, both sides and b ÷ a."""
     column = "round" if dim == "version" else dim
     rows = kg.results(where=["measured_by=mlcommons", "metric=throughput"], pair=f"{column}={a},{b}")
-    expected = _paired(record, dim, a, b)
+    expected, (only_a, only_b) = _paired(record, dim, a, b)
     got = _rows_by_key(rows, column)
     assert len(rows) == len(got), "one row per held key"
     assert set(got) == set(expected)
@@ -85,7 +89,8 @@ def test_the_same_system_across_two_tiers_or_two_rounds(kg, record, dim, a, b):
         )
         assert abs(Decimal(str(row["ratio"])) - (right / left).quantize(Decimal("0.001"))) <= Decimal("0.001")
     notes = " ".join(rows.notes)
-    assert "Without a partner:" in notes
+    assert f"Without a partner: {only_a} result{'s' if only_a != 1 else ''} with {column}={a} only, {only_b} with {column}={b} only" in notes
+    assert only_a and only_b, "a round or tier without partners is what the count is for"
 
 
 @pytest.mark.slow
@@ -95,6 +100,24 @@ def test_results_per_host_cpu_vendor(kg, record):
     expected.pop(None, None)
     assert {r["host_cpu_vendor"]: r["count"] for r in rows} == dict(expected)
     assert [r["count"] for r in rows] == sorted((r["count"] for r in rows), reverse=True)
+
+
+@pytest.mark.slow
+def test_the_median_per_model_and_unit(kg, record):
+    """A median is no SPARQL aggregate (the "#+ then: median" step takes it): v6.1 Offline, per model
+    and unit, against the summaries' own values."""
+    import statistics
+
+    rows = kg.results(where=["measured_by=mlcommons", "round=6.1", "scenario=offline"], group_by=["model"], agg="median")
+    groups: dict[tuple, list] = {}
+    for r in record.results:
+        if r.measured_by == "mlcommons" and r.version == "6.1" and r.scenario == "offline":
+            groups.setdefault((r.model, r.unit), []).append(r.value)
+    expected = {key: statistics.median(values) for key, values in groups.items()}
+    got = {(r["model"], r["unit"]): Decimal(str(r["median_value"])) for r in rows}
+    assert got == expected
+    assert any(len(v) % 2 == 0 for v in groups.values()), "an even group: the median is the mean of two"
+    assert [r["median_value"] for r in rows] == sorted((r["median_value"] for r in rows), reverse=True)
 
 
 @pytest.mark.slow
@@ -179,3 +202,40 @@ def test_explain_runs_unchanged_as_a_query_file(tmp_path, full_copy, args):
     queried = cli("query", str(path), "--format", "csv", "--limit", "0", "--data", full_copy)
     assert queried.exit_code == 0, queried.output
     assert queried.stdout == direct.stdout and len(direct.stdout.splitlines()) > 1
+
+
+def _every_form():
+    """Each column under each verb: filtered (as text, number or not-equal), grouped, set-differenced,
+    ranked, held in a pair and aggregated."""
+    from benchkg.answers.algebra import COLUMNS, Request
+
+    for name, col in COLUMNS.items():
+        ops = {"text": ["~x", "!=x", "=x"], "tier": ["~9", ">99"], "num": [">1", "=2"]}.get(col.kind, [])
+        for op in ops:
+            yield Request(where=[name + op], columns=list(COLUMNS))
+        yield Request(group_by=[name], agg="count")
+        yield Request(group_by=[name], only_in="round=6.0", not_in="round=6.1")
+        yield Request(best_per=[name])
+        if name != "round":
+            yield Request(pair="round=6.0,6.1", hold=[name])
+        if col.kind == "num":
+            yield Request(group_by=["chip"], agg=f"median:{name}")
+
+
+def test_every_form_the_algebra_writes_passes_the_query_lint():
+    """No generated query has a pattern that binds a variable to anything (an OPTIONAL read from
+    nothing, a join through a key one side may leave unbound): the lint of the saved queries
+    (issue 29) over every column under every verb."""
+    from pathlib import Path
+
+    from benchkg.answers.algebra import compile_results
+    from benchkg.answers.queries import parse_query_text
+    from benchkg.answers.querylint import lint_saved
+
+    forms = list(_every_form())
+    problems = {}
+    for request in forms:
+        text = compile_results(request, lambda kind, value: value).text
+        problems[repr(request)] = lint_saved(parse_query_text(text, Path("results.rq")))
+    assert len(forms) > 200
+    assert not {k: v for k, v in problems.items() if v}

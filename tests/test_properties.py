@@ -7,7 +7,9 @@ at random:
 - adding records no claim refers to (another model, organisation, system, engine, source) changes no
   answer;
 - renaming the ids of claims and systems changes no number;
-- the rows are the same embedded and on a remote Oxigraph server (127.0.0.1).
+- the rows are the same embedded and on a remote Oxigraph server (127.0.0.1);
+- the same for the SPARQL the results algebra writes (``benchkg results --explain``): its listing has
+  one row per result, its counts leave none out.
 
 Each saved query runs with its defaults and with every slice set to ``any``. A failure prints the
 Hypothesis seed and the folder; the folders that once failed are kept in tests/fixtures/properties and
@@ -27,7 +29,8 @@ import pytest
 from hypothesis import HealthCheck, given, seed, settings
 
 import gendata
-from benchkg.answers.queries import run_query, run_remote_query, saved_queries
+from benchkg.answers.algebra import Request, compile_results
+from benchkg.answers.queries import parse_query_text, run_query, run_remote_query, saved_queries
 from benchkg.answers.querylint import lint_saved
 from benchkg.graph.remote import push_graph
 from benchkg.graph.store import build_graph
@@ -40,6 +43,20 @@ EXAMPLES = int(os.environ.get("PROPERTY_EXAMPLES", "200"))
 #: the seed, printed with every failure (PROPERTY_SEED=N replays one run)
 SEED = int(os.environ.get("PROPERTY_SEED", "20261204"))
 SAVED = saved_queries()
+#: the results algebra's verbs (issue 31), compiled as `benchkg results --explain` writes them: the
+#: SPARQL the algebra generates keeps the same properties as the saved queries
+ALGEBRA = {
+    "results:rows": Request(),
+    "results:count": Request(group_by=["chip"]),
+    "results:share": Request(group_by=["host_cpu_vendor"], agg="share"),
+    "results:pair": Request(pair="scenario=offline,server", hold=["system", "model", "suite"]),
+    "results:best-per": Request(best_per=["model", "scenario"]),
+    "results:only-in": Request(group_by=["chip"], only_in="scenario=offline", not_in="scenario=server"),
+}
+QUERIES = SAVED | {
+    name: parse_query_text(compile_results(request, lambda kind, text: text).text, Path(f"{name}.rq"))
+    for name, request in ALGEBRA.items()
+}
 
 
 def variants(query) -> list[dict[str, str]]:
@@ -53,7 +70,7 @@ def variants(query) -> list[dict[str, str]]:
 def answers(store) -> dict[tuple[str, int], list[dict[str, str]]]:
     """Every saved query's rows on a store, each cell as its RDF term's text."""
     out = {}
-    for name, query in SAVED.items():
+    for name, query in QUERIES.items():
         for i, params in enumerate(variants(query)):
             out[(name, i)] = [{k: str(v) for k, v in row.items()} for row in run_query(store, query, params).rows]
     return out
@@ -70,7 +87,7 @@ def per_claim_problems(result: dict) -> list[str]:
         twice = [row for row, n in seen.items() if n > 1]
         if twice:
             problems.append(f"{name} (variant {i}): the same row {len(rows)} times: {dict(twice[0])}")
-        claims = SAVED[name].claims
+        claims = QUERIES[name].claims
         if claims:
             key = Counter(row.get(claims[0]) for row in rows if row.get(claims[0]))
             many = {c: n for c, n in key.items() if n > 1}
@@ -113,8 +130,9 @@ def oxigraph(tmp_path_factory):
 
 
 def test_every_saved_query_passes_the_lint():
-    """No saved query has a pattern that can bind a variable to arbitrary resources."""
-    problems = {name: lint_saved(query) for name, query in SAVED.items()}
+    """No saved query, nor any the results algebra writes, has a pattern that can bind a variable to
+    arbitrary resources."""
+    problems = {name: lint_saved(query) for name, query in QUERIES.items()}
     assert not {name: p for name, p in problems.items() if p}
 
 
@@ -154,8 +172,11 @@ def test_per_claim_queries_give_one_row_per_claim_and_servers_agree(folder, oxig
         store = build(folder, Path(where))
         result = answers(store)
         assert not per_claim_problems(result), explain(folder)
+        counts = [row["count"] for row in result[("results:count", 0)]]
+        assert len(result[("results:rows", 0)]) == len(folder["benchmarks"]), "one row per result"
+        assert sum(int(c.split('"')[1]) for c in counts) == len(folder["benchmarks"]), "no result uncounted"
         push_graph(store, oxigraph.query)
-        for name, query in SAVED.items():
+        for name, query in QUERIES.items():
             for i, params in enumerate(variants(query)):
                 remote = [
                     {k: str(v) for k, v in row.items()} for row in run_remote_query(oxigraph.query, query, params).rows

@@ -18,7 +18,10 @@ from benchkg.kernel.resources import ROOT
 from conftest import FULL_DATA, SHARED, cli
 
 SECTION = (ROOT / "README.md").read_text(encoding="utf-8").split("### Questions and the commands")[1].split("\n## ")[0]
-QUESTIONS = re.findall(r"^\| (.+\?) \| `benchkg (.+?)` \|$", SECTION, re.M)
+#: (question, command, its form in the results algebra or "") of each row of the README's table
+TABLE = re.findall(r"^\| (.+\?) \| `benchkg (.+?)` \| (?:`benchkg (results .+?)`|—) \|$", SECTION, re.M)
+QUESTIONS = [(q, c) for q, c, _ in TABLE]
+ALGEBRA_FORMS = [(q, c, a) for q, c, a in TABLE if a]
 RAW = SHARED / "realdata"
 TOLERANCE = Decimal("0.0001")  # the derived per-accelerator values are rounded to 4 places
 
@@ -231,6 +234,22 @@ def test_each_other_question_is_answered(data, question, command):
     assert result.exit_code == 0, result.output
     for text in OTHER_CHECKS[args[0]]:
         assert text in result.stdout, (text, result.stdout[:2000])
+
+
+def test_every_row_of_the_table_is_read():
+    rows = [line for line in SECTION.splitlines() if line.startswith("| ") and not line.startswith("| question")]
+    assert len(TABLE) == len(rows) and len(ALGEBRA_FORMS) >= 8
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("question,command,form", ALGEBRA_FORMS, ids=[q for q, _, _ in ALGEBRA_FORMS])
+def test_each_algebra_form_answers_with_the_saved_query_s_claims(data, question, command, form):
+    """The third column: the results algebra, all defaults spelled out, gives the very claims of the
+    saved query (both read as the README prints them)."""
+    saved, _ = answer(data, command)
+    algebra, _ = answer(data, form)
+    assert saved and {r["claim"] for r in algebra} == {r["claim"] for r in saved}, question
+    assert len(algebra) == len(saved)
 
 
 def test_the_oracle_is_not_the_graph(record):

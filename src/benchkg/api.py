@@ -356,7 +356,7 @@ class KnowledgeGraph:
         answer.heading = compiled.summary
         select = endpoint_select(self.endpoint, self.timeouts) if self.endpoint else store_select(self.store)
         if compiled.sides:
-            answer.unpaired = unpaired_note(request, [select(side) for side in compiled.sides], list_unpaired)
+            answer.unpaired = unpaired_note(compiled.sides, answer.results.extra.get("unpaired", {}), list_unpaired)
         if not answer.results.rows and request.where:
             answer.empty = self._emptied_by(request, select)
         return answer, compiled

@@ -292,14 +292,14 @@ def results(
     hold: Optional[str] = typer.Option(
         None,
         "--hold",
-        help="With --pair, the columns both sides share (default: submitter, platform, model, tier, scenario, round, division, unit, less the paired one).",
+        help="With --pair, the columns both sides share (default: submitter, platform, accelerator_count, model, tier, scenario, round, division, unit, less the paired one).",
     ),
     unpaired: bool = typer.Option(False, "--unpaired", help="With --pair, list the results that found no partner."),
     group_by: Optional[str] = typer.Option(None, "--group-by", help="COL,COL: one row per group."),
     agg: str = typer.Option(
         "count",
         "--agg",
-        help="With --group-by: count, share, distinct:COL, sum|min|max|avg[:COL] (of value by default).",
+        help="With --group-by: count, share, distinct:COL, sum|min|max|avg|median[:COL] (of value by default; a value aggregate is per unit too).",
     ),
     best_per: Optional[str] = typer.Option(
         None, "--best-per", help="COL,COL: the best result of each group (and unit)."

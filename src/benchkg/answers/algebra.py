@@ -18,19 +18,25 @@ records (model, chip, submitter…), the vocabulary's words for the others (``di
 from __future__ import annotations
 
 import re
+import shlex
+import statistics
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Callable
 
-from benchkg.kernel.errors import UsageError
-from benchkg.kernel.vocab import DEFAULT_BASE, SCHEMES, UNITS, concept_iri
+from pyoxigraph import Literal, NamedNode
 
-AGGREGATES = ("count", "sum", "min", "max", "avg", "share", "distinct")
+from benchkg.kernel.errors import UsageError
+from benchkg.kernel.rows import Results
+from benchkg.kernel.vocab import DEFAULT_BASE, PREFIXES, SCHEMES, UNITS, concept_iri
+
+AGGREGATES = ("count", "sum", "min", "max", "avg", "median", "share", "distinct")
 
 
 @dataclass(frozen=True)
 class Column:
-    """One column of the view: how it is read from a claim ``{c}`` into ``{v}`` (``{t}`` prefixes
-    the pattern's own variables), what it holds, and an example."""
+    """One column of the view: how it is read from a claim ``{c}`` (and its result node ``{r}``) into
+    ``{v}`` (``{t}`` prefixes the pattern's own variables), what it holds, and an example."""
 
     pattern: str
     kind: str  # id, concept, num, text, bool, tier
@@ -47,8 +53,9 @@ class Column:
 
 # the first of two that binds: two OPTIONALs anchored on the claim, then COALESCE (an OPTIONAL inside
 # an OPTIONAL would be read for every claim first; two OPTIONALs binding one variable answer nothing
-# on Virtuoso 7)
-_EITHER = "OPTIONAL {{ {c} %s {t}p }} OPTIONAL {{ {c} %s {t}q }} BIND (COALESCE({t}p, {t}q) AS {v})"
+# on Virtuoso 7); {required} is where a pair's held column filters for a value (on the two variables:
+# Virtuoso 7 fails on a FILTER of the COALESCE's own, "equiv replaces filter but under deprecation")
+_EITHER = "OPTIONAL {{ {c} %s {t}p }} OPTIONAL {{ {c} %s {t}q }} {required}BIND (COALESCE({t}p, {t}q) AS {v})"
 _SYSTEM_NAME = _EITHER % ("bk:systemName", "bk:system/rdfs:label")
 _HOST = _EITHER % ("bk:system/bk:hostProcessor", "bk:system/bk:systemDescription/bk:sdHostProcessorModelName")
 _BASE_CHIP = (
@@ -94,7 +101,7 @@ COLUMNS: dict[str, Column] = {
     ),
     "accelerator_count": Column("{c} bk:acceleratorCount {v}", "num", "", "8"),
     "nodes": Column(
-        "OPTIONAL {{ {c} bk:nodeCount {v} }} OPTIONAL {{ {c} bk:system/bk:nodeCount {v} }}",
+        _EITHER % ("bk:nodeCount", "bk:system/bk:nodeCount"),
         "num",
         "",
         "1",
@@ -126,12 +133,12 @@ COLUMNS: dict[str, Column] = {
     ),
     "model": Column("{c} bk:model {v}", "id", "models", "llama2-70b"),
     "scenario": Column("{c} bk:scenario {v}", "concept", "scenario", "server"),
-    "metric": Column("{c} bk:result/bk:metric {v}", "concept", "metric", "throughput"),
-    "value": Column("{c} bk:result/qudt:value {v}", "num", "", "910621", "the number as stated"),
-    "unit": Column("{c} bk:result/qudt:hasUnit {v}", "unit", "", "tokens/s"),
-    "scope": Column("{c} bk:result/bk:scope {v}", "concept", "scope", "aggregate"),
+    "metric": Column("{r} bk:metric {v}", "concept", "metric", "throughput"),
+    "value": Column("{r} qudt:value {v}", "num", "", "910621", "the number as stated"),
+    "unit": Column("{r} qudt:hasUnit {v}", "unit", "", "tokens/s"),
+    "scope": Column("{r} bk:scope {v}", "concept", "scope", "aggregate"),
     "per_accelerator": Column(
-        "{c} bk:result {t}r . {t}r bk:scope {t}s ; qudt:value {t}x . OPTIONAL {{ {c} bk:derivedValue/qudt:value {t}d }} "
+        "{c} bk:result {r} . {r} bk:scope {t}s ; qudt:value {t}x . OPTIONAL {{ {c} bk:derivedValue/qudt:value {t}d }} "
         "BIND (IF({t}s = bk:scope-per-accelerator, {t}x, {t}d) AS {v})",
         "num",
         "",
@@ -229,16 +236,25 @@ class _Vars:
         return f"?_{self.n}_"
 
 
+def _pattern(col: Column, claim: str, var: str, fresh: _Vars, required: bool = False) -> str:
+    """Column ``col`` of ``claim`` into ``var`` (with ``required``, an optional column only where it
+    has a value); its result node is the one the view's first line binds (``?_r`` + the claim's name):
+    one result node, not a path per column, which Virtuoso 7 plans badly."""
+    t = fresh()
+    test = f"FILTER (BOUND({t}p) || BOUND({t}q)) " if required else ""
+    return col.pattern.format(c=claim, v=var, t=t, r=f"?_r{claim[1:]}", required=test)
+
+
 def _use(name: str, claim: str, var: str, fresh: _Vars) -> str:
     """The pattern that binds column ``name`` of ``claim`` to ``var``, in an OPTIONAL (a result that
     lacks it is still a row)."""
     col = COLUMNS[name]
     if name == "claim":
         return "" if var == claim else f"BIND ({claim} AS {var})"
-    text = col.pattern.format(c=claim, v=var, t=fresh())
+    text = _pattern(col, claim, var, fresh)
     if col.many:  # one value per row: the lowest, so a claim is one row whatever it has several of
         t = fresh()
-        inner = col.pattern.format(c=claim, v=t + "m", t=fresh())
+        inner = _pattern(col, claim, t + "m", fresh)
         # (the lowest as text: engines order IRIs differently, so MIN over IRIs picks differently)
         lowest = (
             f"MIN({t}m)"
@@ -279,9 +295,11 @@ def _term(col: Column, name: str, value: str, resolve: Callable[[str, str], str]
 def _required(name: str, claim: str, var: str, fresh: _Vars) -> str:
     """Column ``name`` of ``claim`` bound to ``var``, or no row (for the columns a pair holds)."""
     col = COLUMNS[name]
-    if col.many or col.optional:  # the lowest value, or the first that binds, then required
-        return _use(name, claim, var, fresh) + f" FILTER (BOUND({var}))"
-    return col.pattern.format(c=claim, v=var, t=fresh()) + " ."
+    if name == "claim":
+        return _use(name, claim, var, fresh)
+    if col.many:  # the lowest value, joined
+        return _use(name, claim, var, fresh).replace("OPTIONAL ", "", 1)
+    return _pattern(col, claim, var, fresh, required=col.optional) + ("" if col.optional else " .")
 
 
 def _literal(text: str) -> str:
@@ -296,7 +314,7 @@ def _literal(text: str) -> str:
 def _filter(cond: Condition, claim: str, fresh: _Vars, resolve, base: str) -> str:
     """One ``--where`` as a pattern on ``claim``: a column of several values by EXISTS, others by FILTER."""
     col = COLUMNS[cond.column]
-    var = fresh() + "w"
+    var = claim if cond.column == "claim" else fresh() + "w"
     if cond.op == "~":
         test = f"CONTAINS(LCASE(STR({var})), LCASE({_literal(cond.values[0])}))"
     elif col.kind == "tier" and cond.op in ("<", ">", "<=", ">="):
@@ -311,15 +329,44 @@ def _filter(cond: Condition, claim: str, fresh: _Vars, resolve, base: str) -> st
         terms = ", ".join(_term(col, cond.column, v, resolve, base) for v in cond.values)
         # text as written: the tier "99.9" whether stored as text or as a number
         test = f"STR({var}) IN ({terms})" if col.kind in ("tier", "text") else f"{var} IN ({terms})"
-    pattern = col.pattern.format(c=claim, v=var, t=fresh())
+    if cond.column == "claim":  # the claim itself: no pattern to read it through
+        if cond.op in ("=", "in"):
+            return f"VALUES {claim} {{ {' '.join(_term(col, 'claim', v, resolve, base) for v in cond.values)} }}"
+        return f"FILTER (!({test}))" if cond.op == "!=" else f"FILTER ({test})"
+    pattern = _pattern(col, claim, var, fresh)
+    # an optional column's OPTIONALs anchored on the claim first (from nothing, the second would be
+    # read for whatever the first bound)
+    anchor = f"{claim} a bk:Benchmark . " if col.optional else ""
     if cond.op == "!=":  # every result without that value, those with no value at all too
-        return f"FILTER NOT EXISTS {{ {pattern} FILTER ({test}) }}"
+        return f"FILTER NOT EXISTS {{ {anchor}{pattern} FILTER ({test}) }}"
     if col.many:
         return f"FILTER EXISTS {{ {pattern} FILTER ({test}) }}"
-    if cond.op == "=" and col.kind in ("id", "concept", "unit", "bool", "num"):  # a join, not a filter late
+    if cond.op in ("=", "in") and _joinable(cond):  # a join, not a filter late
         terms = " ".join(_term(col, cond.column, v, resolve, base) for v in cond.values)
-        return f"VALUES {var} {{ {terms} }} {pattern}"
-    return f"{{ {pattern} FILTER ({test}) }}"  # a group of its own: filtered before the columns are joined
+        return f"VALUES {var} {{ {terms} }} {pattern} ."
+    # a group of its own: filtered before the columns are joined
+    return f"{{ {anchor}{pattern} FILTER ({test}) }}"
+
+
+#: the numeric columns stored as xsd:integer (an integer there is the very term stored)
+INTEGERS = ("accelerator_count", "nodes", "host_cpu_count", "input_length", "output_length")
+
+
+def _joinable(cond: Condition) -> bool:
+    """Whether ``cond`` (= or in) can be a join on the terms stored: a column of one value per result,
+    and the value written as the term is stored — records, concepts, units, booleans, text (stored as
+    plain strings, the tier too) and whole numbers in an integer column; a decimal is compared by value,
+    so ``value=100`` matches 100.0.
+
+    >>> _joinable(Condition.parse("round=6.1")), _joinable(Condition.parse("value=100"))
+    (True, False)
+    """
+    col = COLUMNS[cond.column]
+    if col.many or col.optional:
+        return False
+    if col.kind == "num":
+        return cond.column in INTEGERS and all(re.fullmatch(r"\d+", v) for v in cond.values)
+    return True
 
 
 def _view(claim: str, wanted: list[str], conditions: list[Condition], fresh: _Vars, resolve, base: str, names=None):
@@ -338,7 +385,8 @@ _PREFIXES = (
 )
 
 
-def _header(summary: str, columns: list[str], claims: tuple[str, ...] = (), keep: tuple[str, ...] = ()) -> str:
+def _header(summary: str, columns: list[str], claims=(), keep=(), then: str = "") -> str:
+    summary = " ".join(summary.split())  # (a value's line break would end the comment)
     lines = [
         f"#+ summary: {summary}",
         "#+ description: Written by benchkg results (the results algebra); runs as it is.",
@@ -348,11 +396,13 @@ def _header(summary: str, columns: list[str], claims: tuple[str, ...] = (), keep
     lines.append(f"#+ columns: {' '.join(columns)}")
     if keep:
         lines.append(f"#+ keep: {' '.join(keep)}")
+    if then:
+        lines.append(f"#+ then: {then}")
     return "\n".join(lines) + "\n"
 
 
 def _pair_spec(text: str) -> tuple[str, str, str]:
-    m = re.match(r"^\s*([a-z_]+)\s*=\s*([^,]+),([^,]+)$", text or "")
+    m = re.match(r"^\s*([a-z_]+)\s*=\s*([^,\n]+),([^,\n]+)\Z", text or "")
     if not m:
         raise UsageError(f"--pair {text!r}: write COLUMN=A,B (e.g. tier=99,99.9 or round=6.0,6.1)")
     check_column(m.group(1), "--pair")
@@ -369,7 +419,7 @@ def _side(spec: str) -> Condition:
 @dataclass
 class Compiled:
     """One algebra command compiled: the ``.rq`` text, a line saying what it asks, and for a pair the
-    query of each side's held keys (to count the rows that found no partner)."""
+    labels of its two sides (``("tier=99", "tier=99.9")``)."""
 
     text: str
     summary: str
@@ -404,8 +454,10 @@ def compile_results(request: Request, resolve: Callable[[str, str], str], base: 
     else:
         text, more = _compile_rows(request, conditions, fresh, resolve, base)
     summary = ", ".join([" ".join(said)] + more) if more else " ".join(said)
-    body = _header(summary, *text[1:4]) + _PREFIXES + text[0] + _order(request, text[1])
-    return Compiled(body, summary, tuple(_PREFIXES + side for side in text[4:]))
+    order = "" if len(text) > 4 else _order(request, text[1])  # (a "#+ then:" step orders its own rows)
+    body = _header(summary, *text[1:]) + _PREFIXES + text[0] + order
+    sides = tuple(f"{dim}={v}" for dim, *pair in [_pair_spec(request.pair)] for v in pair) if request.pair else ()
+    return Compiled(body, summary, sides)
 
 
 def _order(request: Request, columns: list[str]) -> str:
@@ -422,6 +474,11 @@ def _order(request: Request, columns: list[str]) -> str:
     return out
 
 
+#: the columns that name a result's chip: the best per one of them leaves out a result on several chips
+CHIP_COLUMNS = ("chip", "base_chip", "chip_vendor", "memory_per_accelerator")
+_ONE_CHIP = "FILTER NOT EXISTS {{ {c} bk:accelerator ?_one, ?_other . FILTER (?_one != ?_other) }}"
+
+
 def _compile_rows(request, conditions, fresh, resolve, base):
     columns = list(dict.fromkeys(request.columns or DEFAULT_COLUMNS))
     if "claim" not in columns:
@@ -431,17 +488,26 @@ def _compile_rows(request, conditions, fresh, resolve, base):
         # the best result of each group (and unit): the highest per accelerator, the lowest latency
         keys = list(dict.fromkeys(request.best_per + ["unit"]))
         need = list(dict.fromkeys(columns + keys + ["value", "per_accelerator", "metric"]))
-        body = _view("?claim", need, conditions, fresh, resolve, base)
+        # the keys joined, not optional: an unbound key would join every group's best (a result
+        # without a submitter is in no submitter's group)
+        body = _view("?claim", [n for n in need if n not in keys], conditions, fresh, resolve, base)
+        body += "".join(f"\n  {_required(k, '?claim', f'?{k}', fresh)}" for k in keys)
         inner_names = {n: f"?b_{n}" for n in keys + ["value", "per_accelerator", "metric"]}
-        inner = _view("?b", list(inner_names), conditions, fresh, resolve, base, inner_names)
+        inner = _view("?b", ["value", "per_accelerator", "metric"], conditions, fresh, resolve, base, inner_names)
+        inner += "".join(f" {_required(k, '?b', inner_names[k], fresh)}" for k in keys)
         rank = "IF(?{0}metric IN (bk:metric-ttft, bk:metric-tpot, bk:metric-latency), -?{0}value, ?{0}per_accelerator)"
+        said = f"best per {', '.join(request.best_per)} (per accelerator; the lowest for a latency)"
+        if set(keys) & set(CHIP_COLUMNS):  # a result on several chips is no one chip's (it would be the lowest's)
+            body += "\n  " + _ONE_CHIP.format(c="?claim")
+            inner += " " + _ONE_CHIP.format(c="?b")
+            said += "; results on several chips left out"
         best = (
             f"{{ SELECT {' '.join(f'({inner_names[n]} AS ?{n})' for n in keys)} (MAX(?_key) AS ?_best) "
             f"WHERE {{ {inner} BIND ({rank.format('b_')} AS ?_key) FILTER (BOUND(?_key)) }} "
             f"GROUP BY {' '.join(inner_names[n] for n in keys)} }}"
         )
         where = f"{body}\n  {best}\n  FILTER ({rank.format('')} = ?_best)"
-        more.append(f"best per {', '.join(request.best_per)} (per accelerator; the lowest for a latency)")
+        more.append(said)
     else:
         where = _view("?claim", columns, conditions, fresh, resolve, base)
     select = " ".join(f"?{n}" for n in columns)
@@ -454,11 +520,17 @@ def _compile_group(request, conditions, fresh, resolve, base):
     agg, _, of = request.agg.partition(":")
     if agg not in AGGREGATES:
         raise UsageError(
-            f"--agg {request.agg}: one of {', '.join(AGGREGATES)} (sum, min, max, avg and distinct take :COLUMN, value by default)"
+            f"--agg {request.agg}: one of {', '.join(AGGREGATES)} (sum, min, max, avg, median and distinct take :COLUMN, value by default)"
         )
-    of = of or ("value" if agg in ("sum", "min", "max", "avg") else "claim")
+    of = of or ("value" if agg in ("sum", "min", "max", "avg", "median") else "claim")
     check_column(of, "--agg")
-    keys = request.group_by
+    keys = list(request.group_by)
+    more = [f"{request.agg} by {', '.join(keys)}"]
+    if agg in ("sum", "min", "max", "avg", "median") and of in ("value", "per_accelerator") and "unit" not in keys:
+        keys.append("unit")  # numbers of two units are never summed, averaged or ranked together
+        more[0] += " (and unit)"
+    if agg == "median":
+        return _compile_median(request, conditions, fresh, resolve, base, of, keys, more)
     need = list(dict.fromkeys(keys + [of]))
     body = _view("?claim", need, conditions, fresh, resolve, base)
     group = " ".join(f"?{k}" for k in keys)
@@ -482,47 +554,168 @@ def _compile_group(request, conditions, fresh, resolve, base):
         else f"ORDER BY DESC(?{'count' if agg == 'share' else out}) {group.replace(' ?_total', '')}\n"
     )
     text = f"SELECT {' '.join(f'?{k}' for k in keys)} {expr} WHERE {{\n  {body}\n}}\nGROUP BY {group}\n{order}"
-    return (text, columns, (), ()), [f"{request.agg} by {', '.join(keys)}"]
+    return (text, columns, (), ()), more
+
+
+def _compile_median(request, conditions, fresh, resolve, base, of, keys, more):
+    """A median is no SPARQL aggregate: the query gives each result's value, the ``#+ then: median``
+    step the median of each group."""
+    if COLUMNS[of].kind != "num":
+        raise UsageError(f"--agg median:{of}: {of} is not a number")
+    columns = [*keys, f"median_{of}", "count"]
+    if request.sort and request.sort.lstrip("-") not in columns:
+        raise UsageError(f"--sort {request.sort}: not a column of this answer ({', '.join(columns)})")
+    body = _view("?claim", list(dict.fromkeys(keys + [of])), conditions, fresh, resolve, base)
+    text = (
+        f"# Each result's {of}; benchkg takes the median of each group (#+ then: median)\n"
+        f"SELECT DISTINCT {' '.join(f'?{k}' for k in keys)} ?claim ?{of} WHERE {{\n  {body}\n}}\n"
+    )
+    then = " ".join(
+        ["median", f"of={of}"]
+        + ([f"sort={request.sort}"] if request.sort else [])
+        + ([f"top={request.top}"] if request.top is not None else [])
+    )
+    return (text, columns, (), (), then), more
+
+
+def median_of(results: Results, args: dict[str, str]) -> Results:
+    """One row per group (the columns other than ``claim`` and ``args["of"]``): the median of the
+    group's values and how many results have one, highest median first (or by ``args["sort"]``, cut
+    at ``args["top"]``).
+
+    >>> from pyoxigraph import Literal
+    >>> rows = [{"chip": Literal(c), "claim": Literal(str(n)), "value": Literal(v)}
+    ...         for n, (c, v) in enumerate([("x", "1"), ("x", "4"), ("x", "10"), ("y", "3"), ("y", "5")])]
+    >>> [(r["chip"].value, r["median_value"].value, r["count"].value) for r in median_of(Results(["chip", "claim", "value"], rows), {"of": "value"}).rows]
+    [('x', '4', '3'), ('y', '4', '2')]
+    """
+    of = args.get("of", "value")
+    keys = [v for v in results.vars if v not in ("claim", of)]
+    groups: dict[tuple, list[Decimal]] = {}
+    for row in results.rows:
+        values = groups.setdefault(tuple(row.get(k) for k in keys), [])
+        if of in row:
+            values.append(Decimal(row[of].value))
+    out = []
+    for key, values in groups.items():
+        row = {k: t for k, t in zip(keys, key) if t is not None}
+        row["count"] = Literal(str(len(values)), datatype=NamedNode(PREFIXES["xsd"] + "integer"))
+        if values:
+            middle = statistics.median(values)
+            row[f"median_{of}"] = Literal(format(middle.normalize(), "f"), datatype=NamedNode(PREFIXES["xsd"] + "decimal"))
+        out.append(row)
+    out.sort(key=lambda r: tuple(_sort_key(r[k]) if k in r else (2, Decimal(0), "") for k in keys))
+    return _ordered(Results([*keys, f"median_{of}", "count"], out), args.get("sort", f"-median_{of}"), args.get("top"))
+
+
+def _ordered(results: Results, sort: str, top: str | None) -> Results:
+    """The rows sorted by ``sort`` (``-COLUMN`` descending; rows without it last), then the first ``top``."""
+    column, descending = sort.lstrip("-"), sort.startswith("-")
+    present = [r for r in results.rows if column in r]
+    present.sort(key=lambda r: _sort_key(r[column]), reverse=descending)
+    rows = present + [r for r in results.rows if column not in r]
+    results.rows = rows[: int(top)] if top is not None else rows
+    return results
+
+
+def _hold(request: Request, dim: str) -> list[str]:
+    hold = request.hold if request.hold is not None else [c for c in IDENTITY if c != dim]
+    if dim in hold:
+        raise UsageError(f"--hold {','.join(hold)}: the paired column {dim} cannot also be held")
+    return hold
 
 
 def _compile_pair(request, conditions, fresh, resolve, base):
     dim, a, b = _pair_spec(request.pair)
-    hold = request.hold if request.hold is not None else [c for c in IDENTITY if c != dim]
-    if dim in hold:
-        raise UsageError(f"--hold {','.join(hold)}: the paired column {dim} cannot also be held")
+    hold = _hold(request, dim)
     others = [c for c in conditions if c.column != dim]
     value = "per_accelerator" if "accelerator_count" not in hold else "value"
-    keys = " ".join(f"?{h}" for h in hold)
-    best, claims, sides = [], [], []
+    branches = []
     for side, v in (("a", a), ("b", b)):
-        names = {h: f"?{side}_{h}" for h in hold} | {value: f"?{side}_value", "claim": f"?{side}_claim"}
         cond = Condition(dim, "=", (v,), f"{dim}={v}")
         # held columns are joined, not optional (unbound would join anything); a result without one
         # is not held equal to another, except for the tier, which results of untiered benchmarks lack
-        names = {h: (f"?{side}_{h}" if h == "tier" else f"?{h}") for h in hold} | {
-            value: f"?{side}_value",
-            "claim": f"?{side}_claim",
-        }
-        pattern = _view(f"?{side}_claim", [value], [*others, cond], fresh, resolve, base, names)
+        plain = [h for h in hold if not (COLUMNS[h].many or COLUMNS[h].optional or h == "tier")]
+        parts = [_view("?claim", [], [*others, cond], fresh, resolve, base)]
+        parts += [_required(h, "?claim", f"?{h}", fresh) for h in plain]
+        parts.append(_pattern(COLUMNS[value], "?claim", "?value", fresh) + " .")
         for h in hold:
-            pattern += " " + (
-                _use("tier", f"?{side}_claim", f"?{side}_tier", fresh) + f' BIND (COALESCE(?{side}_tier, "") AS ?tier)'
-                if h == "tier"
-                else _required(h, f"?{side}_claim", f"?{h}", fresh)
-            )
-        pattern += f" FILTER (BOUND(?{side}_value))"
-        # the best of the side per held key, then the claim that has it
-        best.append(f"{{ SELECT {keys} (MAX(?{side}_value) AS ?{side}) WHERE {{ {pattern} }} GROUP BY {keys} }}")
-        claims.append(f"{{ SELECT DISTINCT {keys} ?{side}_claim (?{side}_value AS ?{side}) WHERE {{ {pattern} }} }}")
-        sides.append(f"SELECT DISTINCT {keys} ?{side}_claim WHERE {{ {pattern} }}")
-    body = "\n  ".join(best + claims)
-    ratio = "BIND (ROUND(1000 * ?b / ?a) / 1000 AS ?ratio)"
+            if h == "tier":
+                parts.append(_use("tier", "?claim", "?_tier", fresh) + ' BIND (COALESCE(?_tier, "") AS ?tier)')
+            elif h not in plain:
+                parts.append(_required(h, "?claim", f"?{h}", fresh))
+        branches.append("{ " + "\n    ".join(parts) + f' BIND ("{side}" AS ?side) }}')
+    keys = " ".join(f"?{h}" for h in hold)
     cols = [*hold, "a", "b", "ratio", "a_claim", "b_claim"]
-    text = f"SELECT {' '.join('?' + c for c in cols)} WHERE {{\n  {body}\n  {ratio}\n}}\n" + (
-        "" if request.sort else "ORDER BY DESC(?ratio) ?a_claim\n"
+    if request.sort and request.sort.lstrip("-") not in cols:
+        raise UsageError(f"--sort {request.sort}: not a column of this answer ({', '.join(cols)})")
+    if request.top is not None and request.top < 1:
+        raise UsageError("--top N: N is 1 or more")
+    text = (
+        f"# The results of both sides with the columns held; benchkg pairs them (#+ then: pair): for each\n"
+        f"# held key the best result of side a ({dim}={a}) and of side b ({dim}={b}), and b ÷ a.\n"
+        f"SELECT ?side {keys} ?claim ?value WHERE {{\n  {branches[0]}\n  UNION\n  {branches[1]}\n}}\n"
+    )
+    then = " ".join(
+        ["pair", shlex.quote(f"a={dim}={a}"), shlex.quote(f"b={dim}={b}")]
+        + ([f"sort={request.sort}"] if request.sort else [])
+        + ([f"top={request.top}"] if request.top is not None else [])
     )
     said = [f"{dim} {a} (a) beside {b} (b), ratio b ÷ a of {value.replace('_', ' ')}, holding {', '.join(hold)}"]
-    return (text, cols, ("a_claim", "b_claim"), ("a", "b", "ratio"), *sides), said
+    return (text, cols, ("a_claim", "b_claim"), ("a", "b", "ratio"), then), said
+
+
+def pair_up(results: Results, args: dict[str, str]) -> Results:
+    """The rows of a pair's two sides (``side`` a or b, the held columns, ``claim``, ``value``) as one
+    row per held key that both sides have: the best result of each (the highest value; of equals, the
+    first claim id), ``a``, ``b`` and ``ratio`` = b ÷ a to three places, highest ratio first (or by
+    ``args["sort"]``, cut at ``args["top"]``). The results whose key the other side lacks go in
+    ``extra["unpaired"]``, by side.
+
+    >>> from pyoxigraph import Literal, NamedNode
+    >>> row = lambda s, k, c, v: {"side": Literal(s), "system": Literal(k), "claim": NamedNode("https://x/" + c), "value": Literal(v)}
+    >>> sides = [row("a", "x", "c1", "200"), row("a", "x", "c2", "100"), row("b", "x", "c3", "150"), row("b", "y", "c4", "9")]
+    >>> done = pair_up(Results(["side", "system", "claim", "value"], sides), {})
+    >>> [(r["a_claim"].value[-2:], r["b_claim"].value[-2:], r["ratio"].value) for r in done.rows], done.extra["unpaired"]
+    ([('c1', 'c3', '0.75')], {'a': [], 'b': ['c4']})
+    """
+    keys = [v for v in results.vars if v not in ("side", "claim", "value")]
+    best: dict[str, dict[tuple, tuple]] = {"a": {}, "b": {}}
+    claims: dict[str, dict[tuple, list[str]]] = {"a": {}, "b": {}}
+    for row in results.rows:
+        if "value" not in row:  # (per accelerator, of an aggregate without an accelerator count)
+            continue
+        side = row["side"].value
+        key = tuple(row.get(k) for k in keys)
+        number, claim = Decimal(row["value"].value), row["claim"].value
+        claims[side].setdefault(key, []).append(claim.rsplit("/", 1)[-1])
+        held = best[side].get(key)
+        if held is None or (-number, claim) < (-held[0], held[1]):
+            best[side][key] = (number, claim, row)
+    out = []
+    for key in best["a"].keys() & best["b"].keys():
+        (x, _, ra), (y, _, rb) = best["a"][key], best["b"][key]
+        row = {k: t for k, t in zip(keys, key) if t is not None}
+        row |= {"a": ra["value"], "b": rb["value"], "a_claim": ra["claim"], "b_claim": rb["claim"]}
+        if x:
+            ratio = (y / x).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP).normalize()
+            row["ratio"] = Literal(format(ratio, "f"), datatype=NamedNode(PREFIXES["xsd"] + "decimal"))
+        out.append(row)
+    out.sort(key=lambda r: r["a_claim"].value)
+    unpaired = {
+        side: sorted(c for k in best[side].keys() - best[other].keys() for c in claims[side][k])
+        for side, other in (("a", "b"), ("b", "a"))
+    }
+    paired = Results([*keys, "a", "b", "ratio", "a_claim", "b_claim"], out, extra={"unpaired": unpaired})
+    return _ordered(paired, args.get("sort", "-ratio"), args.get("top"))
+
+
+def _sort_key(term):
+    """A cell's order: numbers by value, everything else by its text."""
+    try:
+        return (0, Decimal(term.value), "")
+    except (InvalidOperation, ValueError):
+        return (1, Decimal(0), term.value)
 
 
 def _compile_difference(request, conditions, fresh, resolve, base):
@@ -533,54 +726,41 @@ def _compile_difference(request, conditions, fresh, resolve, base):
         raise UsageError("--only-in/--not-in: say what to compare with --group-by (submitter, chip, system…)")
     inside, outside = _side(request.only_in), _side(request.not_in)
     group = " ".join("?" + k for k in keys)
-    body = _view("?claim", keys, [*conditions, inside], fresh, resolve, base)
-    other = _view("?o", keys, [*conditions, outside], fresh, resolve, base, {"claim": "?o"})
-    # each side grouped once, then joined (MINUS of a sub-select answers nothing on Virtuoso 7, and
-    # NOT EXISTS redoes the other side per row); COALESCE, not BOUND: Virtuoso reads a sub-select's
-    # unbound column as bound
+    # the keys joined on both sides: a result without one is in no group (unbound, it would join all)
+    sides = []
+    for cond, mark in ((inside, "?_in"), (outside, "?_out")):
+        side = _view("?claim", [], [*conditions, cond], fresh, resolve, base)
+        side += "".join(f" {_required(k, '?claim', f'?{k}', fresh)}" for k in keys)
+        sides.append(f"{{ {side} BIND (?claim AS {mark}) }}")
+    # both sides in one pass, grouped once: a group with results inside and none outside (MINUS of a
+    # sub-select answers nothing on Virtuoso 7, NOT EXISTS redoes the other side per row, and an
+    # OPTIONAL join of two groupings joins an unbound key to every group)
     text = (
-        f"SELECT {group} ?results WHERE {{\n"
-        f"  {{ SELECT {group} (COUNT(DISTINCT ?claim) AS ?results) WHERE {{ {body} }} GROUP BY {group} }}\n"
-        f"  OPTIONAL {{ SELECT {group} (COUNT(DISTINCT ?o) AS ?_other) WHERE {{ {other} }} GROUP BY {group} }}\n"
-        f"  FILTER (COALESCE(?_other, 0) = 0)\n}}\n" + ("" if request.sort else f"ORDER BY {group}\n")
+        f"SELECT {group} (COUNT(DISTINCT ?_in) AS ?results) WHERE {{\n  {sides[0]}\n  UNION\n  {sides[1]}\n}}\n"
+        f"GROUP BY {group}\nHAVING (COUNT(?_out) = 0)\n" + ("" if request.sort else f"ORDER BY {group}\n")
     )
     said = [f"{', '.join(keys)} in {inside.text} and not in {outside.text}"]
     return (text, [*keys, "results"], (), ()), said
 
 
-def unpaired_note(request: Request, sides: list[list[dict]], listed: bool = False) -> str:
+def unpaired_note(labels: tuple[str, str], unpaired: dict[str, list[str]], listed: bool = False, hint: str = "--unpaired lists them") -> str:
     """What is said under a pair's answer: how many results of each side found no partner (the
     same held columns on the other side), and with ``listed`` which.
 
-    >>> req = Request(pair="tier=99,99.9", hold=["platform"])
-    >>> a = [{"platform": "x", "a_claim": "c1"}, {"platform": "y", "a_claim": "c2"}]
-    >>> unpaired_note(req, [a, [{"platform": "x", "b_claim": "c3"}]])
+    >>> unpaired_note(("tier=99", "tier=99.9"), {"a": ["c2"], "b": []})
     'Without a partner: 1 result with tier=99 only, 0 with tier=99.9 only (--unpaired lists them).'
     """
-    dim, a, b = _pair_spec(request.pair)
-    hold = request.hold if request.hold is not None else [c for c in IDENTITY if c != dim]
-
-    def keyed(rows, side):
-        out: dict[tuple, list[str]] = {}
-        for row in rows:
-            key = tuple(str(getattr(row.get(h), "value", row.get(h))) for h in hold)
-            claim = row.get(f"{side}_claim")
-            out.setdefault(key, []).append(str(getattr(claim, "value", claim)).rsplit("/", 1)[-1])
-        return out
-
-    left, right = keyed(sides[0], "a"), keyed(sides[1], "b")
-    only_a = sorted(c for k in left.keys() - right.keys() for c in left[k])
-    only_b = sorted(c for k in right.keys() - left.keys() for c in right[k])
+    only_a, only_b = unpaired.get("a", []), unpaired.get("b", [])
     note = (
-        f"Without a partner: {len(only_a)} result{'s' if len(only_a) != 1 else ''} with {dim}={a} only, "
-        f"{len(only_b)} with {dim}={b} only"
+        f"Without a partner: {len(only_a)} result{'s' if len(only_a) != 1 else ''} with {labels[0]} only, "
+        f"{len(only_b)} with {labels[1]} only"
     )
     if not listed:
-        return note + (" (--unpaired lists them)." if only_a or only_b else ".")
+        return note + (f" ({hint})." if (only_a or only_b) and hint else ".")
     return (
         note
         + ":\n"
-        + "\n".join([f"  {dim}={a} only: {c}" for c in only_a] + [f"  {dim}={b} only: {c}" for c in only_b])
+        + "\n".join([f"  {labels[0]} only: {c}" for c in only_a] + [f"  {labels[1]} only: {c}" for c in only_b])
     )
 
 

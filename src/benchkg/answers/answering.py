@@ -14,6 +14,7 @@ from typing import Callable
 from benchkg.answers.caveats import answer_caveats, answer_claims, left_out
 from benchkg.answers.disclosure import disclose
 from benchkg.answers.explain import absent_rounds, why_empty
+from benchkg.answers.algebra import unpaired_note
 from benchkg.answers.queries import ANY, settle, unpaired_text
 from benchkg.kernel.rows import window
 from benchkg.kernel.vocab import DEFAULT_BASE
@@ -107,6 +108,9 @@ def assemble(
         answer.absent = absent_rounds(select, saved, params, results)
     if saved.unpaired and results.count == len(results.rows):
         answer.unpaired = without_partner(saved, {**params, **settled}, results, select, base)
+    if saved.then == "pair" and "unpaired" in results.extra:  # a pair the results algebra wrote
+        sides = (saved.then_args.get("a", "a"), saved.then_args.get("b", "b"))
+        answer.unpaired = unpaired_note(sides, results.extra["unpaired"], hint="")
     if not results.count:
         answer.empty = why_empty(saved, {**params, **settled}, run)
     if cite:

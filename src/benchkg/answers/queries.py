@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import shlex
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -29,6 +30,7 @@ from typing import Callable
 
 from pyoxigraph import Literal, NamedNode, QuerySolutions
 
+from benchkg.answers.algebra import median_of, pair_up
 from benchkg.answers.curves import at_interactivity
 from benchkg.answers.slices import SLICE_TYPES, SLICE_VALUES, accelerator_family
 from benchkg.answers.slices import apply as apply_slices
@@ -102,6 +104,7 @@ class SavedQuery:
     axis: str = ""  # what the chart's value axis says ("#+ axis:"; the value column's name by default)
     lower_is_better: bool = False  # "#+ order: lower" — a ranking whose best is the lowest value
     then: str = ""  # "#+ then: NAME": a step of POST_STEPS the rows go through (at-interactivity)
+    then_args: dict[str, str] = field(default_factory=dict)  # its KEY=VALUE words (a pair's sides, sort, top)
     whole: tuple[str, ...] = ()  # "#+ whole: COLUMN…": text a table never shortens (it drops columns first)
     keep: tuple[str, ...] = ()  # "#+ keep: COLUMN…": columns a table never drops for width (what makes a row honest)
     unpaired: tuple[str, str] | None = None  # "#+ unpaired: COLUMN PATTERN": the claims ?c of PATTERN a row could pair
@@ -202,10 +205,13 @@ def parse_query_text(text: str, path: Path) -> SavedQuery:
             if not pattern.strip() or "?c" not in pattern:
                 raise QueryError(f"{path}:{n}: an unpaired line is '#+ unpaired: COLUMN PATTERN-ON-?c'")
             query.unpaired = (column, pattern.strip())
-        elif key == "then":
-            if rest.strip() not in POST_STEPS:
-                raise QueryError(f"{path}:{n}: '#+ then: {rest.strip()}' names no step; steps: {', '.join(POST_STEPS)}")
-            query.then = rest.strip()
+        elif key == "then":  # "#+ then: NAME [KEY=VALUE …]" (shell quoting)
+            words = shlex.split(rest) or [""]
+            if words[0] not in POST_STEPS or not all("=" in w for w in words[1:]):
+                raise QueryError(
+                    f"{path}:{n}: '#+ then: {rest.strip()}' names no step; steps: {', '.join(POST_STEPS)} (then KEY=VALUE…)"
+                )
+            query.then, query.then_args = words[0], dict(w.split("=", 1) for w in words[1:])
         elif key == "chart":
             opts = dict(w.split("=", 1) for w in rest.split() if "=" in w)
             if set(opts) != {"label", "value"}:
@@ -583,7 +589,7 @@ def run_query(
 
 
 #: the steps a saved query's rows may go through after the engine ("#+ then: NAME"), by name
-POST_STEPS = ("at-interactivity", "one-per-claim")
+POST_STEPS = ("at-interactivity", "one-per-claim", "pair", "median")
 
 
 def one_per_claim(results: Results, column: str) -> Results:
@@ -611,6 +617,10 @@ def finish(results: Results, query: SavedQuery, values: dict[str, str]) -> Resul
         return results
     if query.then == "one-per-claim":
         return one_per_claim(results, query.claims[0])
+    if query.then == "pair":
+        return pair_up(results, query.then_args)
+    if query.then == "median":
+        return median_of(results, query.then_args)
     given = {name: values.get(name, param.default) for name, param in query.params.items()}
     return at_interactivity(results, {k: v for k, v in given.items() if v not in (None, ANY)})
 
