@@ -100,8 +100,15 @@ def _of_metrics(select, claims: list[str], metrics: list[str], cache: dict) -> s
     """The claims (of ``claims``) whose headline metric is one of ``metrics`` (all when none is named)."""
     if not metrics:
         return set(claims)
-    values = cache.setdefault("metric", claim_values(select, claims, "metric"))
+    values = _cached(cache, select, claims, "metric")
     return {c for c, vs in values.items() if vs & set(metrics)}
+
+
+def _cached(cache: dict, select: Callable, claims, dimension: str) -> dict[str, set[str]]:
+    """:func:`claim_values` of ``dimension``, asked once per answer (several gotchas share a dimension)."""
+    if dimension not in cache:
+        cache[dimension] = claim_values(select, claims, dimension)
+    return cache[dimension]
 
 
 def claim_values(select: Callable[[str], list[dict]], claims: Iterable[str], dimension: str) -> dict[str, set[str]]:
@@ -132,7 +139,7 @@ def comparison_caveats(select: Callable[[str], list[dict]], claims: Iterable[str
         dimension = g["dimension"]
         if dimension not in DIMENSIONS or len(claims) < 2:
             continue
-        values = cache.setdefault(dimension, claim_values(select, claims, dimension))
+        values = _cached(cache, select, claims, dimension)
         counted = _of_metrics(select, claims, g["metrics"], cache)
         values = {c: v for c, v in values.items() if c in counted}
         counts: dict[str, int] = {}
@@ -174,7 +181,7 @@ def pair_caveats(select: Callable[[str], list[dict]], pairs: Iterable[tuple[str,
         dimension = g["dimension"]
         if dimension not in DIMENSIONS or not pairs:
             continue
-        values = cache.setdefault(dimension, claim_values(select, claims, dimension))
+        values = _cached(cache, select, claims, dimension)
         counted = _of_metrics(select, claims, g["metrics"], cache)
         named = set(g["between"])
         touched, counts = 0, {}
