@@ -89,7 +89,10 @@ def test_the_same_system_across_two_tiers_or_two_rounds(kg, record, dim, a, b):
         )
         assert abs(Decimal(str(row["ratio"])) - (right / left).quantize(Decimal("0.001"))) <= Decimal("0.001")
     notes = " ".join(rows.notes)
-    assert f"Without a partner: {only_a} result{'s' if only_a != 1 else ''} with {column}={a} only, {only_b} with {column}={b} only" in notes
+    assert (
+        f"Without a partner: {only_a} result{'s' if only_a != 1 else ''} with {column}={a} only, {only_b} with {column}={b} only"
+        in notes
+    )
     assert only_a and only_b, "a round or tier without partners is what the count is for"
 
 
@@ -108,7 +111,9 @@ def test_the_median_per_model_and_unit(kg, record):
     and unit, against the summaries' own values."""
     import statistics
 
-    rows = kg.results(where=["measured_by=mlcommons", "round=6.1", "scenario=offline"], group_by=["model"], agg="median")
+    rows = kg.results(
+        where=["measured_by=mlcommons", "round=6.1", "scenario=offline"], group_by=["model"], agg="median"
+    )
     groups: dict[tuple, list] = {}
     for r in record.results:
         if r.measured_by == "mlcommons" and r.version == "6.1" and r.scenario == "offline":

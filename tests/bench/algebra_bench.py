@@ -21,7 +21,10 @@ ON_DATA = [
     ("group-by count", dict(where=["measured_by=mlcommons"], group_by=["host_cpu_vendor"])),
     ("group-by share", dict(group_by=["submitter_kind"], agg="share")),
     ("distinct", dict(group_by=["base_chip"], agg="distinct:chip_spelling")),
-    ("median", dict(where=["measured_by=mlcommons", "scenario=offline"], group_by=["base_chip"], agg="median:per_accelerator")),
+    (
+        "median",
+        dict(where=["measured_by=mlcommons", "scenario=offline"], group_by=["base_chip"], agg="median:per_accelerator"),
+    ),
     ("best-per", dict(where=["round=6.1", "model=gpt-oss-120b"], best_per=["submitter"])),
     ("only-in / not-in", dict(group_by=["submitter"], only_in="round=6.0", not_in="round=6.1")),
 ]

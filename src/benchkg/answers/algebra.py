@@ -602,7 +602,9 @@ def median_of(results: Results, args: dict[str, str]) -> Results:
         row["count"] = Literal(str(len(values)), datatype=NamedNode(PREFIXES["xsd"] + "integer"))
         if values:
             middle = statistics.median(values)
-            row[f"median_{of}"] = Literal(format(middle.normalize(), "f"), datatype=NamedNode(PREFIXES["xsd"] + "decimal"))
+            row[f"median_{of}"] = Literal(
+                format(middle.normalize(), "f"), datatype=NamedNode(PREFIXES["xsd"] + "decimal")
+            )
         out.append(row)
     out.sort(key=lambda r: tuple(_sort_key(r[k]) if k in r else (2, Decimal(0), "") for k in keys))
     return _ordered(Results([*keys, f"median_{of}", "count"], out), args.get("sort", f"-median_{of}"), args.get("top"))
@@ -743,7 +745,9 @@ def _compile_difference(request, conditions, fresh, resolve, base):
     return (text, [*keys, "results"], (), ()), said
 
 
-def unpaired_note(labels: tuple[str, str], unpaired: dict[str, list[str]], listed: bool = False, hint: str = "--unpaired lists them") -> str:
+def unpaired_note(
+    labels: tuple[str, str], unpaired: dict[str, list[str]], listed: bool = False, hint: str = "--unpaired lists them"
+) -> str:
     """What is said under a pair's answer: how many results of each side found no partner (the
     same held columns on the other side), and with ``listed`` which.
 

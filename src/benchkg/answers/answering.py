@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from benchkg.answers.algebra import unpaired_note
 from benchkg.answers.caveats import answer_caveats, answer_claims, left_out
 from benchkg.answers.disclosure import disclose
 from benchkg.answers.explain import absent_rounds, why_empty
-from benchkg.answers.algebra import unpaired_note
 from benchkg.answers.queries import ANY, settle, unpaired_text
 from benchkg.kernel.rows import window
 from benchkg.kernel.vocab import DEFAULT_BASE
