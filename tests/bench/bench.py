@@ -109,6 +109,8 @@ def measure(size: int, work: Path) -> dict:
         out[f"export_{fmt}_s"] = time.perf_counter() - t
     del store, built
     gc.collect()
+    out["answers"] = answers(data)
+    gc.collect()
     for fmt, rdf_format in (("nt", RdfFormat.N_TRIPLES), ("nq", RdfFormat.N_QUADS)):
         t = time.perf_counter()
         raw = Store(str(work / f"raw-store-{fmt}"))
@@ -118,6 +120,43 @@ def measure(size: int, work: Path) -> dict:
     out["peak_rss_mb"] = _rss_mb()
     out["peak_worker_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     out["store_dir"] = str(store_dir_for(data))
+    return out
+
+
+#: the algebra commands timed at each size (keyword arguments of KnowledgeGraph.results)
+ALGEBRA = {
+    "results where": dict(where=["model=syn-model-00", "scenario=server"]),
+    "results pair": dict(pair="scenario=offline,server", hold=["system", "model", "suite"]),
+    "results group-by": dict(group_by=["chip"], agg="share"),
+    "results best-per": dict(where=["model=syn-model-00"], best_per=["chip"]),
+}
+
+
+def answers(data: Path) -> dict:
+    """Each saved query and algebra command as a user gets it (the answer with its caveats and the
+    notes under it: left out, rounds without results, empty because…): seconds for the first page
+    (20 rows) and for the whole answer, and the rows of the whole."""
+    import benchkg
+    from benchkg.answers.queries import saved_queries
+
+    kg = benchkg.open(data)
+    kg.build()
+    out = {}
+    for name in saved_queries():
+        params = PARAMS.get(name, {})
+        t = time.perf_counter()
+        kg.query(name, limit=20, **params)
+        first = time.perf_counter() - t
+        t = time.perf_counter()
+        rows = kg.query(name, limit=0, **params)
+        out[name] = (first, time.perf_counter() - t, len(rows))
+    for name, kwargs in ALGEBRA.items():
+        t = time.perf_counter()
+        kg.results(**kwargs, limit=20)
+        first = time.perf_counter() - t
+        t = time.perf_counter()
+        rows = kg.results(**kwargs)
+        out[name] = (first, time.perf_counter() - t, len(rows))
     return out
 
 
@@ -242,6 +281,19 @@ def table(results: list[dict], naive_results: dict[int, dict | None], naive_limi
             for q in results[0]["queries"]
         )
     )
+    lines.append("")
+    lines.append(
+        "| answer as a user gets it (notes included) | "
+        + " | ".join(f"{s:,}: first page / whole (rows)" for s in sizes)
+        + " |"
+    )
+    lines.append("|---|" + "---|" * len(sizes))
+    for name in results[0].get("answers", {}):
+        cells = []
+        for r in results:
+            first, whole, n = r["answers"][name]
+            cells.append(f"{first:.2f} / {whole:.2f} ({n:,})")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
