@@ -151,3 +151,65 @@ def test_markdown_shows_a_record_s_html_and_links_as_text(data_copy):
     assert not re.search(r"(?<!\\)\]\(javascript", result.stdout) and "\\[click\\]" in result.stdout
     rows = [line for line in result.stdout.splitlines() if "coreweave-gb200-nvl72-llama2-70b-server" in line]
     assert len(rows) == 1 and rows[0].count(" | ") == 1, "one row, two cells: the forged row is text"
+
+
+def _renamed(data_copy, name: str) -> None:
+    import json
+
+    path = data_copy / "benchmarks" / "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server.json"
+    record = json.loads(path.read_text())
+    record["system_name"] = name
+    path.write_text(json.dumps(record, indent=2))
+
+
+def test_sparql_xml_is_well_formed_whatever_a_record_holds(data_copy):
+    """Issue 33: a control character in a record's text is U+FFFD in sparql-xml, which stays XML."""
+    import xml.etree.ElementTree as ET
+
+    _renamed(data_copy, "CoreWeave\x01\x1b[31m GB200 & <NVL72>")
+    result = cli("results", "--where", "suite=mlperf-inference-v6.1", "--columns", "claim,platform",
+                 "--format", "sparql-xml", "--limit", "0", "--data", data_copy)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    literals = [e.text for e in ET.fromstring(result.stdout).iter("{http://www.w3.org/2005/sparql-results#}literal")]
+    assert "CoreWeave\ufffd\ufffd[31m GB200 & <NVL72>" in literals
+
+
+def test_show_keeps_a_record_s_text_on_its_own_line(data_copy):
+    """Issue 33: a line break in a record's text cannot forge a line of `show` ("measured_by: …")."""
+    _renamed(data_copy, "CoreWeave GB200\nmeasured_by: mlcommons")
+    result = cli("show", "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server", "--data", data_copy)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "  system_name: CoreWeave GB200 ↵ measured_by: mlcommons" in lines
+    assert [line for line in lines if line.strip().startswith("measured_by:")] == ["  measured_by: vendor"]
+
+
+@pytest.mark.parametrize("name", ["CoreWeave $5 vs $6", "CoreWeave $\\frac{1$ GB200"])
+def test_a_chart_draws_dollars_as_text(data_copy, tmp_path, name):
+    """Issue 33: matplotlib read "$…$" in a name as math: "$5 vs $6" was drawn "5vs6", "$\\frac{1$" crashed."""
+    _renamed(data_copy, name)
+    chart = tmp_path / "chart.svg"
+    result = cli(
+        "query", "leaderboard", "--param", "suite=mlperf-inference-v6.1", "--chart", chart, "--data", data_copy
+    )
+    assert result.exit_code == 0, result.output
+    assert 'id="DejaVuSans-7"' in chart.read_text(), "the $ glyph (DejaVu Sans' 7th) is drawn; as math it is not"
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["--workers", "0"],
+        ["--workers", "-1"],
+        ["--timeout", "0"],
+        ["--max-result-mb", "0"],
+        ["--max-result-mb", "nan"],
+        ["--timeout", "nan"],
+    ],
+)
+def test_serve_refuses_a_limit_that_would_refuse_every_query(data_copy, option):
+    """Issue 33: serve started with --workers 0 (or -1, --timeout 0, --max-result-mb 0 or nan) and then
+    refused every query, or crashed (exit 3); it now says which limit, exit 2, before it builds."""
+    result = cli("serve", *option, "--port", "0", "--data", data_copy)
+    assert result.exit_code == 2 and option[0] in result.stderr, result.output
+    assert not (data_copy.parent / ".benchkg").exists(), "refused before the store was built"

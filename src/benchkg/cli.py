@@ -557,14 +557,18 @@ def serve(
     """
     from benchkg.api import Limits
 
-    kg = _open(data)
-    limits = Limits(
+    if not 0 < max_result_mb < float("inf"):  # (nan is neither)
+        from benchkg.kernel.errors import UsageError
+
+        raise UsageError(f"--max-result-mb {max_result_mb}: the largest answer in MiB, more than 0 (e.g. 64)")
+    limits = Limits(  # (refuses a limit that would refuse every query, before anything is built)
         timeout=timeout,
-        max_bytes=int(max_result_mb * 2**20),
+        max_bytes=max(1, int(max_result_mb * 2**20)),
         workers=workers,
         allow_service=allow_service,
         hosts=tuple(h.lower() for h in allow_host),
     )
+    kg = _open(data)
     with _progress("building") as cb:
         server = kg.server(host, port, limits, progress=cb)
     del kg  # the workers open the store read-only; the CLI may open it meanwhile

@@ -256,6 +256,7 @@ def to_curve_chart(results, path, title: str = "") -> None:
     import matplotlib
 
     matplotlib.use("Agg")
+    matplotlib.rcParams["text.parse_math"] = False  # a name's "$5 vs $6" is text, not math
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(10, 6.5))

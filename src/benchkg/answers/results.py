@@ -14,7 +14,8 @@ import textwrap
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape as _xml_escape
+from xml.sax.saxutils import quoteattr as _xml_quoteattr
 
 from pyoxigraph import BlankNode, Literal, NamedNode
 
@@ -607,8 +608,27 @@ def to_sparql_tsv(results: Results) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: the characters XML 1.0 does not allow in a document, even escaped
+_NOT_XML = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def escape(text: str) -> str:
+    r"""Text for an XML element: escaped, and a character XML cannot hold (a control character, a lone
+    surrogate) as U+FFFD, so the document stays well-formed.
+
+    >>> escape("a < b\x00") == "a &lt; b\ufffd"
+    True
+    """
+    return _NOT_XML.sub("\ufffd", _xml_escape(text))
+
+
+def quoteattr(text: str) -> str:
+    """:func:`xml.sax.saxutils.quoteattr` with the characters XML cannot hold as U+FFFD."""
+    return _xml_quoteattr(_NOT_XML.sub("\ufffd", text))
+
+
 def to_sparql_xml(results: Results) -> str:
-    """SPARQL Query Results XML Format."""
+    """SPARQL Query Results XML Format (well-formed whatever the text: see :func:`escape`)."""
     out = ['<?xml version="1.0"?>', '<sparql xmlns="http://www.w3.org/2005/sparql-results#">', "  <head>"]
     out += [f"    <variable name={quoteattr(v)}/>" for v in results.vars]
     out += ["  </head>", "  <results>"]
@@ -702,6 +722,7 @@ def to_chart(
     import matplotlib
 
     matplotlib.use("Agg")
+    matplotlib.rcParams["text.parse_math"] = False  # a name's "$5 vs $6" is text, not math
     import matplotlib.pyplot as plt
 
     rows = [r for r in results.rows if value in r and _is_number(r[value])]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 from pathlib import Path
 
@@ -79,6 +80,17 @@ def describe(
     return "\n".join(lines)
 
 
+def one_line(text) -> str:
+    r"""Text as one terminal line: a line break shows as ↵ and any other control character (a terminal's
+    escape sequences) as its escape, so a record's text cannot forge a line of the page or colour it.
+
+    >>> one_line("CoreWeave\nmeasured_by: mlcommons"), one_line("red \x1b[31m")
+    ('CoreWeave ↵ measured_by: mlcommons', 'red \\x1b[31m')
+    """
+    text = " ↵ ".join(str(text).splitlines())
+    return re.sub(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", lambda m: repr(m.group())[1:-1], text)
+
+
 def _fields(data: dict) -> list[str]:
     """The record's fields as written (a system's description verbatim, one line per part)."""
     lines = []
@@ -87,10 +99,10 @@ def _fields(data: dict) -> list[str]:
             continue
         if key == "description" and isinstance(value, dict):
             lines.append("  description (the submitter's words, verbatim):")
-            lines += [f"    {name}: {text}" for name, text in value.items()]
+            lines += [f"    {one_line(name)}: {one_line(text)}" for name, text in value.items()]
             continue
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=_number)
-        lines.append(f"  {key}: {text}")
+        lines.append(f"  {one_line(key)}: {one_line(text)}")
     return lines
 
 

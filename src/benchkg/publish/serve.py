@@ -84,6 +84,22 @@ class Limits:
     allow_service: bool = False
     hosts: tuple[str, ...] = field(default_factory=tuple)
 
+    def __post_init__(self):
+        """:raises UsageError: for a limit that would refuse every query (0, negative, not a number)."""
+        number = (int, float)
+        if (
+            isinstance(self.timeout, bool)
+            or not isinstance(self.timeout, number)
+            or not 0 < self.timeout < float("inf")
+        ):
+            raise UsageError(f"--timeout {self.timeout!r}: the seconds a query may run, more than 0 (e.g. 30)")
+        if isinstance(self.max_bytes, bool) or not isinstance(self.max_bytes, int) or self.max_bytes < 1:
+            raise UsageError(
+                f"--max-result-mb: the largest answer must be more than 0 MiB (e.g. 64), not {self.max_bytes!r} bytes"
+            )
+        if isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1:
+            raise UsageError(f"--workers {self.workers!r}: queries answered at once, 1 or more (e.g. 4)")
+
 
 class _TooLarge(Exception):
     pass
