@@ -71,6 +71,7 @@ def audited_quads(store: Store, graph: NamedNode) -> list[Quad]:
     >>> [(q.subject.value[-2:], q.object.value[-1:]) for q in audited_quads(store, NamedNode("urn:g"))]
     [('v1', 'a')]
     """
+
     def side(measured_by: str) -> list[dict]:
         solutions = store.query(sparql_prefixes() + SIDE % measured_by, use_default_graph_as_union=True)
         names = [v.value for v in solutions.variables]
