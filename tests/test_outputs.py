@@ -114,7 +114,7 @@ def test_csv_cell_keeps_numbers_and_text_and_disarms_formulas():
     from benchkg.answers.results import csv_cell
 
     assert [csv_cell(t) for t in ("-3.5", "+1e3", "-", "-x", "@a", "\tcmd", "a=b")] == [
-        "-3.5", "+1e3", "'-", "'-x", "'@a", "'\tcmd", "a=b"
+        "-3.5", "+1e3", "-", "'-x", "'@a", "'\tcmd", "a=b"
     ]  # fmt: skip
 
 

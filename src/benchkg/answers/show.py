@@ -87,8 +87,8 @@ def one_line(text) -> str:
     >>> one_line("CoreWeave\nmeasured_by: mlcommons"), one_line("red \x1b[31m")
     ('CoreWeave ↵ measured_by: mlcommons', 'red \\x1b[31m')
     """
-    text = " ↵ ".join(str(text).splitlines())
-    return re.sub(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", lambda m: repr(m.group())[1:-1], text)
+    text = " ↵ ".join(str(text).split("\n"))
+    return re.sub(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def _fields(data: dict) -> list[str]:
