@@ -460,18 +460,33 @@ def compile_results(request: Request, resolve: Callable[[str, str], str], base: 
     return Compiled(body, summary, sides)
 
 
+def _check_window(request: Request, columns: list[str]) -> None:
+    """:raises UsageError: for a ``--sort`` column the answer has not, or a ``--top`` below 1."""
+    if request.sort and request.sort.lstrip("-") not in columns:
+        raise UsageError(f"--sort {request.sort}: not a column of this answer ({', '.join(columns)})")
+    if request.top is not None and request.top < 1:
+        raise UsageError("--top N: N is 1 or more")
+
+
 def _order(request: Request, columns: list[str]) -> str:
+    """The ORDER BY and LIMIT of ``--sort`` and ``--top``."""
+    _check_window(request, columns)
     out = ""
     if request.sort:
-        name = request.sort.lstrip("-")
-        if name not in columns:
-            raise UsageError(f"--sort {request.sort}: not a column of this answer ({', '.join(columns)})")
-        out += f"ORDER BY {'DESC' if request.sort.startswith('-') else 'ASC'}(?{name})\n"
+        out += f"ORDER BY {'DESC' if request.sort.startswith('-') else 'ASC'}(?{request.sort.lstrip('-')})\n"
     if request.top is not None:
-        if request.top < 1:
-            raise UsageError("--top N: N is 1 or more")
         out += f"LIMIT {request.top}\n"
     return out
+
+
+def _step(name: str, words: list[str], request: Request, columns: list[str]) -> str:
+    """A ``#+ then:`` step's line with its words, and ``--sort``/``--top`` for the step to apply (the
+    rows it orders are not the engine's)."""
+    _check_window(request, columns)
+    window = ([f"sort={request.sort}"] if request.sort else []) + (
+        [f"top={request.top}"] if request.top is not None else []
+    )
+    return " ".join([name, *words, *window])
 
 
 #: the columns that name a result's chip: the best per one of them leaves out a result on several chips
@@ -563,17 +578,11 @@ def _compile_median(request, conditions, fresh, resolve, base, of, keys, more):
     if COLUMNS[of].kind != "num":
         raise UsageError(f"--agg median:{of}: {of} is not a number")
     columns = [*keys, f"median_{of}", "count"]
-    if request.sort and request.sort.lstrip("-") not in columns:
-        raise UsageError(f"--sort {request.sort}: not a column of this answer ({', '.join(columns)})")
+    then = _step("median", [f"of={of}"], request, columns)
     body = _view("?claim", list(dict.fromkeys(keys + [of])), conditions, fresh, resolve, base)
     text = (
         f"# Each result's {of}; benchkg takes the median of each group (#+ then: median)\n"
         f"SELECT DISTINCT {' '.join(f'?{k}' for k in keys)} ?claim ?{of} WHERE {{\n  {body}\n}}\n"
-    )
-    then = " ".join(
-        ["median", f"of={of}"]
-        + ([f"sort={request.sort}"] if request.sort else [])
-        + ([f"top={request.top}"] if request.top is not None else [])
     )
     return (text, columns, (), (), then), more
 
@@ -632,12 +641,12 @@ def _compile_pair(request, conditions, fresh, resolve, base):
     hold = _hold(request, dim)
     others = [c for c in conditions if c.column != dim]
     value = "per_accelerator" if "accelerator_count" not in hold else "value"
+    # held columns are joined, not optional (unbound would join anything); a result without one is not
+    # held equal to another, except for the tier, which results of untiered benchmarks lack
+    plain = [h for h in hold if not (COLUMNS[h].many or COLUMNS[h].optional or h == "tier")]
     branches = []
     for side, v in (("a", a), ("b", b)):
         cond = Condition(dim, "=", (v,), f"{dim}={v}")
-        # held columns are joined, not optional (unbound would join anything); a result without one
-        # is not held equal to another, except for the tier, which results of untiered benchmarks lack
-        plain = [h for h in hold if not (COLUMNS[h].many or COLUMNS[h].optional or h == "tier")]
         parts = [_view("?claim", [], [*others, cond], fresh, resolve, base)]
         parts += [_required(h, "?claim", f"?{h}", fresh) for h in plain]
         parts.append(_pattern(COLUMNS[value], "?claim", "?value", fresh) + " .")
@@ -649,19 +658,11 @@ def _compile_pair(request, conditions, fresh, resolve, base):
         branches.append("{ " + "\n    ".join(parts) + f' BIND ("{side}" AS ?side) }}')
     keys = " ".join(f"?{h}" for h in hold)
     cols = [*hold, "a", "b", "ratio", "a_claim", "b_claim"]
-    if request.sort and request.sort.lstrip("-") not in cols:
-        raise UsageError(f"--sort {request.sort}: not a column of this answer ({', '.join(cols)})")
-    if request.top is not None and request.top < 1:
-        raise UsageError("--top N: N is 1 or more")
+    then = _step("pair", [shlex.quote(f"a={dim}={a}"), shlex.quote(f"b={dim}={b}")], request, cols)
     text = (
         f"# The results of both sides with the columns held; benchkg pairs them (#+ then: pair): for each\n"
         f"# held key the best result of side a ({dim}={a}) and of side b ({dim}={b}), and b ÷ a.\n"
         f"SELECT ?side {keys} ?claim ?value WHERE {{\n  {branches[0]}\n  UNION\n  {branches[1]}\n}}\n"
-    )
-    then = " ".join(
-        ["pair", shlex.quote(f"a={dim}={a}"), shlex.quote(f"b={dim}={b}")]
-        + ([f"sort={request.sort}"] if request.sort else [])
-        + ([f"top={request.top}"] if request.top is not None else [])
     )
     said = [f"{dim} {a} (a) beside {b} (b), ratio b ÷ a of {value.replace('_', ' ')}, holding {', '.join(hold)}"]
     return (text, cols, ("a_claim", "b_claim"), ("a", "b", "ratio"), then), said
