@@ -7,6 +7,7 @@ the files back, builds again, and compares the export with a clean build's, byte
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import re
@@ -14,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -23,6 +25,7 @@ import benchkg.graph.store as store_module
 from benchkg.graph.store import build_graph, open_store, store_dir_for
 from benchkg.kernel.errors import InputError
 from benchkg.publish.export import serialize_graph
+from benchkg.records.reader import RACY_S, SAVING_PAUSES, read_record
 from conftest import DATA, FULL_DATA
 
 pytestmark = pytest.mark.slow  # builds killed at many points
@@ -168,6 +171,30 @@ def edit_in_place(path: Path, rng: random.Random) -> None:
     new = text[: m.start(2)] + str((digit + rng.randint(1, 8)) % 10 or 1).encode() + text[m.end(2) :]
     path.write_bytes(new)
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def test_a_file_being_saved_is_read_once_written_and_an_old_empty_file_is_an_error(data):
+    """An editor that saves in place truncates the file, then writes it: a build that opens it in
+    between read an empty file and failed (CI saw it in the test below). An empty file that changed
+    a moment ago is read again after a pause; one that has been empty for a while is reported at once."""
+    path = sorted((data / "benchmarks").glob("mlperf-*.json"))[3]
+    text = path.read_bytes()
+    path.write_bytes(b"")
+    writer = threading.Timer(0.2, path.write_bytes, args=(text,))
+    writer.start()
+    try:
+        record = read_record(path, "benchmarks")
+    finally:
+        writer.join()
+    assert record.id == path.stem and record.digest == hashlib.sha256(text).hexdigest()
+    path.write_bytes(b"")
+    old = time.time_ns() - 60 * 10**9
+    os.utime(path, ns=(old, old))
+    time.sleep(RACY_S)  # the ctime moved with the utime: let it age
+    started = time.monotonic()
+    with pytest.raises(InputError, match="file is empty"):
+        read_record(path, "benchmarks")
+    assert time.monotonic() - started < SAVING_PAUSES[0], "an old empty file was waited for"
 
 
 def test_a_file_that_keeps_its_size_and_mtime_is_seen_to_change(data, tmp_path):

@@ -452,8 +452,14 @@ def read_bytes(path: Path, attempts: int = 5) -> tuple[bytes, str]:
     return raw, f"{RACY}:changing"  # it kept changing: these bytes are built, and read again next time
 
 
+#: how long :func:`read_record` waits, and waits again, before it reports an empty file that changed
+#: within :data:`RACY_S`: an editor that saves in place truncates the file, then writes it
+SAVING_PAUSES = (0.05, 0.1, 0.2, 0.4)
+
+
 def read_record(path: Path, kind: str) -> Record:
-    """Read and type-check one record file.
+    """Read and type-check one record file. A file that is empty and changed a moment ago is read
+    again after a pause (:data:`SAVING_PAUSES`): it is being saved, not wrong.
 
     :raises InputError: naming the file, line and field of every problem.
     """
@@ -472,18 +478,22 @@ def read_record(path: Path, kind: str) -> Record:
             out.append(InputProblem(path, line, pointer, message))
         raise InputError(out)
 
-    try:
-        if path.is_dir():
-            fail([("", "is a directory, not a record file", None)])
-        raw, state = read_bytes(path)
-    except _TooBig as e:
-        fail([("", str(e), None)])
-    except OSError as e:
-        fail([("", f"cannot read: {e.strerror or e}", None)])
-    try:
-        data = parse_json(raw)
-    except _Reject as e:
-        fail([(e.pointer, e.message, e.line or 1)])
+    for pause in (*SAVING_PAUSES, None):
+        try:
+            if path.is_dir():
+                fail([("", "is a directory, not a record file", None)])
+            raw, state = read_bytes(path)
+        except _TooBig as e:
+            fail([("", str(e), None)])
+        except OSError as e:
+            fail([("", f"cannot read: {e.strerror or e}", None)])
+        try:
+            data = parse_json(raw)
+            break
+        except _Reject as e:
+            if pause is None or raw or not state.startswith(RACY):
+                fail([(e.pointer, e.message, e.line or 1)])
+            time.sleep(pause)  # empty, and just changed: an editor is saving it (truncated, not yet written)
     shapes = None
     if kind == "gotchas":  # finding_shapes may name the data repository's own shapes too
         shapes = shape_names(layout_for(path.parent.parent).shape_dirs)
