@@ -134,6 +134,15 @@ def test_service_is_refused(server, query):
     assert status == 400 and b"SERVICE is refused" in body
 
 
+@pytest.mark.parametrize("depth", [101, 5000])
+def test_a_query_nested_too_deep_is_refused_and_the_server_answers_on(server, depth):
+    """Nested a few thousand deep, the query overflowed the parser's stack in the worker (the client
+    got nothing); it is refused by its depth, with the limit, before any parser sees it."""
+    status, _, body = request(server, "SELECT * WHERE " + "{" * depth + " ?s ?p ?o " + "}" * depth)
+    assert status == 400 and f"nests {depth} levels deep".encode() in body and b"at most 100" in body
+    assert request(server, "SELECT * WHERE " + "{" * 100 + " ?s ?p ?o " + "}" * 100 + " LIMIT 1")[0] == 200
+
+
 @pytest.mark.parametrize(
     "query",
     [

@@ -39,6 +39,7 @@ from benchkg.kernel import transport
 from benchkg.kernel.errors import InputError, QueryError, UsageError
 from benchkg.kernel.resources import QUERIES_DIR
 from benchkg.kernel.rows import Results, window
+from benchkg.kernel.sparqltext import check_depth, uses_service
 from benchkg.kernel.vocab import (
     DEFAULT_BASE,
     PREFIXES,
@@ -163,6 +164,7 @@ def parse_query_text(text: str, path: Path) -> SavedQuery:
 
     :raises QueryError: for a header line that cannot be read.
     """
+    check_depth(text, str(path))
     query = SavedQuery(Path(path).stem, Path(path), text)
     for n, line in enumerate(text.splitlines(), 1):
         m = _HEADER.match(line)
@@ -380,49 +382,6 @@ def bind(text: str, terms: dict[str, str | None]) -> str:
         return m.group(0)
 
     return _TOKEN.sub(swap, text)
-
-
-_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
-
-
-def uses_service(text: str) -> bool:
-    r"""Whether a query calls ``SERVICE`` (which makes the machine that runs it fetch another URL),
-    read from its parse tree, not its text: comments, line breaks, case and ``\u`` escapes do not
-    hide it, and the word in a string or an IRI is not a call. A query without the word at all
-    (after SPARQL's ``\u`` escapes, which come before parsing) calls none; one with the word that
-    rdflib's parser cannot read counts as calling it: what cannot be checked is not run.
-
-    >>> uses_service('SELECT * { SERVICE <http://169.254.169.254/> { ?s ?p ?o } }')
-    True
-    >>> uses_service('SELECT * { \\u0053ervice#x\n<http://h/> { ?s ?p ?o } }')
-    True
-    >>> uses_service('SELECT * { ?s <http://x/SERVICE> "SERVICE" } # SERVICE')
-    False
-    """
-    plain = _ESCAPE.sub(
-        lambda m: (
-            chr(int(m.group(1) or m.group(2), 16)) if int(m.group(1) or m.group(2), 16) < 0x110000 else m.group(0)
-        ),
-        text,
-    )
-    if "service" not in plain.lower():
-        return False
-    from rdflib.plugins.sparql.parser import parseQuery
-    from rdflib.plugins.sparql.parserutils import CompValue
-
-    try:
-        tree = parseQuery(text)
-    except Exception:  # noqa: BLE001 - pyparsing's and rdflib's own errors: unreadable, so not run
-        return True
-
-    def calls(node) -> bool:
-        if isinstance(node, CompValue):
-            return node.name == "ServiceGraphPattern" or any(calls(v) for v in node.values())
-        if isinstance(node, (list, tuple)) or hasattr(node, "asList"):
-            return any(calls(v) for v in node)
-        return False
-
-    return calls(tree)
 
 
 #: a parameter value that unsets a default: the parameter then matches anything

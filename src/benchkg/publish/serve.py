@@ -36,10 +36,10 @@ from typing import Any
 
 from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat, serialize
 
-from benchkg.answers.queries import uses_service
 from benchkg.graph.store import readable_store
-from benchkg.kernel.errors import UsageError
+from benchkg.kernel.errors import QueryError, UsageError
 from benchkg.kernel.lifeline import die_with_parent
+from benchkg.kernel.sparqltext import check_depth, uses_service
 
 #: the limits, documented in the README and `benchkg serve --help`
 TIMEOUT_S = 30.0
@@ -141,6 +141,11 @@ def _answer(
     # killing serve (even with SIGKILL) leaves no query running: the fork server dies with serve, and
     # this worker with the fork server; one whose fork server died before it got here ends at once
     die_with_parent(forkserver_pid)
+    try:
+        check_depth(query, "the query")
+    except QueryError as e:
+        conn.send((400, "text/plain; charset=utf-8", str(e).encode()))
+        return
     if not allow_service and uses_service(query):  # parsed here: a query that is slow to parse is killed too
         conn.send(
             (

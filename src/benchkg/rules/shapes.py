@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchkg.kernel.errors import InputError, InputProblem
+from benchkg.kernel.sparqltext import MAX_DEPTH, nesting, uses_service
 from benchkg.records.layout import shape_files
 
 SH = "http://www.w3.org/ns/shacl#"
@@ -33,11 +34,54 @@ def load_shapes(shape_dirs: Path | tuple[Path, ...] = ()):
 
     graph = Graph()
     for path in shape_files((shape_dirs,) if isinstance(shape_dirs, (str, Path)) else tuple(shape_dirs)):
+        one = Graph()
         try:
-            graph.parse(path, format="turtle")
+            one.parse(path, format="turtle")
         except Exception as e:  # rdflib raises many parser exception types
             raise InputError([_problem(path, _turtle_error(e))]) from e
+        _check_sparql(one, path)
+        graph += one
     return graph
+
+
+def _check_sparql(graph, path: Path) -> None:
+    """:raises InputError: for a shape's SPARQL (``sh:select``, ``sh:ask``) that calls ``SERVICE``
+    (every build runs the shapes a gotcha cites, so a plain ``query`` would fetch the URL) or nests
+    deeper than a parser survives: such a shape is never run, not even by ``validate``."""
+    from rdflib import URIRef
+
+    for key in ("select", "ask"):
+        for text in graph.objects(None, URIRef(SH + key)):
+            text = str(text)
+            where = _line_of(path, text)
+            deepest, _line = nesting(text)
+            if deepest > MAX_DEPTH:
+                raise InputError.at(
+                    path,
+                    where,
+                    "",
+                    f"a shape's sh:{key} nests {deepest} levels deep; benchkg reads SPARQL nested at most "
+                    f"{MAX_DEPTH} levels: write it flatter",
+                )
+            if uses_service(text):
+                raise InputError.at(
+                    path,
+                    where,
+                    "",
+                    f"a shape's sh:{key} uses SERVICE, which would make this machine fetch another URL "
+                    "whenever the shapes run; benchkg does not run it: remove the SERVICE call",
+                )
+
+
+def _line_of(path: Path, text: str) -> int | None:
+    """The line of ``path`` where the SPARQL ``text`` starts (its first line as written), if found."""
+    try:
+        whole = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    at = whole.find(first) if first else -1
+    return whole.count("\n", 0, at) + 1 if at >= 0 else None
 
 
 def _turtle_error(error: Exception) -> str:

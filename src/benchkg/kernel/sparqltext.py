@@ -1,0 +1,102 @@
+"""SPARQL text from files benchkg did not write, read before any engine sees it: whether it calls
+``SERVICE`` (which makes the machine that runs it fetch another URL) and whether it nests deeper than
+a parser survives (pyoxigraph's overflows its stack, killing the process, at a few thousand levels)."""
+
+from __future__ import annotations
+
+import re
+
+from benchkg.kernel.errors import QueryError
+
+#: how deep braces, parentheses and brackets may nest in a query or a shape's SPARQL; benchkg's own
+#: queries and the results algebra's reach 8, pyoxigraph crashes between 1,000 and 5,000
+MAX_DEPTH = 100
+
+_TOKEN = re.compile(
+    r"""
+      (?P<skip>'\'\'.*?'\'\'|\"\"\".*?\"\"\"|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|<[^<>"{}|^`\\\s]*>|\#[^\n]*)
+    | (?P<bracket>[{}()\[\]])
+""",
+    re.S | re.X,
+)
+_OPEN, _CLOSE = "{([", "})]"
+
+
+def nesting(text: str) -> tuple[int, int]:
+    r"""The deepest nesting of ``{``, ``(`` and ``[`` in ``text`` (outside strings, IRIs and
+    comments) and the line where it is first reached.
+
+    >>> nesting('SELECT * { ?s ?p ?o FILTER((1)) } # {{{{')
+    (3, 1)
+    >>> nesting('SELECT * {\n ?s <http://x/#(> "{{{" }')
+    (1, 1)
+    """
+    deepest, line, depth, at = 0, 1, 0, 0
+    for m in _TOKEN.finditer(text):
+        token = m.group("bracket")
+        if not token:
+            continue
+        depth += 1 if token in _OPEN else -1
+        if depth > deepest:
+            deepest, at = depth, m.start()
+    if deepest:
+        line = text.count("\n", 0, at) + 1
+    return deepest, line
+
+
+def check_depth(text: str, where: str) -> None:
+    """:raises QueryError: naming ``where`` and the line, for SPARQL nested deeper than :data:`MAX_DEPTH`.
+
+    >>> check_depth("SELECT * WHERE " + "{" * 101 + "}" * 101, "q.rq")
+    Traceback (most recent call last):
+    ...
+    benchkg.kernel.errors.QueryError: q.rq:1: nests 101 levels deep; benchkg reads SPARQL nested at most 100 levels
+    """
+    deepest, line = nesting(text)
+    if deepest > MAX_DEPTH:
+        raise QueryError(
+            f"{where}:{line}: nests {deepest} levels deep; benchkg reads SPARQL nested at most {MAX_DEPTH} levels"
+        )
+
+
+_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
+
+
+def uses_service(text: str) -> bool:
+    r"""Whether a query calls ``SERVICE`` (which makes the machine that runs it fetch another URL),
+    read from its parse tree, not its text: comments, line breaks, case and ``\u`` escapes do not
+    hide it, and the word in a string or an IRI is not a call. A query without the word at all
+    (after SPARQL's ``\u`` escapes, which come before parsing) calls none; one with the word that
+    rdflib's parser cannot read counts as calling it: what cannot be checked is not run.
+
+    >>> uses_service('SELECT * { SERVICE <http://169.254.169.254/> { ?s ?p ?o } }')
+    True
+    >>> uses_service('SELECT * { \\u0053ervice#x\n<http://h/> { ?s ?p ?o } }')
+    True
+    >>> uses_service('SELECT * { ?s <http://x/SERVICE> "SERVICE" } # SERVICE')
+    False
+    """
+    plain = _ESCAPE.sub(
+        lambda m: (
+            chr(int(m.group(1) or m.group(2), 16)) if int(m.group(1) or m.group(2), 16) < 0x110000 else m.group(0)
+        ),
+        text,
+    )
+    if "service" not in plain.lower():
+        return False
+    from rdflib.plugins.sparql.parser import parseQuery
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    try:
+        tree = parseQuery(text)
+    except Exception:  # noqa: BLE001 - pyparsing's and rdflib's own errors: unreadable, so not run
+        return True
+
+    def calls(node) -> bool:
+        if isinstance(node, CompValue):
+            return node.name == "ServiceGraphPattern" or any(calls(v) for v in node.values())
+        if isinstance(node, (list, tuple)) or hasattr(node, "asList"):
+            return any(calls(v) for v in node)
+        return False
+
+    return calls(tree)
