@@ -5,6 +5,7 @@ refused; the CLI builds and queries while it runs; a port in use is exit 2."""
 
 from __future__ import annotations
 
+import hashlib
 import http.client
 import multiprocessing
 import socket
@@ -132,6 +133,67 @@ HIDDEN_SERVICE = [
 def test_service_is_refused(server, query):
     status, _, body = request(server, query)
     assert status == 400 and b"SERVICE is refused" in body
+
+
+def count_of(server, query: str) -> int:
+    status, _, body = request(server, query, headers={"Accept": "text/csv"})
+    assert status == 200, body
+    return int(body.splitlines()[1])
+
+
+def test_from_says_which_graphs_a_query_reads(server, data):
+    """A query ``FROM`` a graph the store lacks reads an empty graph (it counted the whole store);
+    ``FROM`` one record's graph reads that graph alone; without FROM, the union of the graphs."""
+    claim = sorted((data / "benchmarks").glob("*.json"))[0].stem
+    graph = f"https://w3id.org/benchkg/id/benchmarks/{claim}"
+    everything = count_of(server, "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")
+    one = count_of(server, f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}")
+    assert everything > one > 0
+    assert count_of(server, "SELECT (COUNT(*) AS ?n) FROM <http://example.org/missing> WHERE { ?s ?p ?o }") == 0
+    assert count_of(server, f"SELECT (COUNT(*) AS ?n) FROM <{graph}> WHERE {{ ?s ?p ?o }}") == one
+    named = f"SELECT (COUNT(*) AS ?n) FROM NAMED <{graph}> WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }}"
+    assert count_of(server, named) == one
+
+
+def test_the_served_build_manifest_does_not_tell_file_sizes_times_or_inodes(server, data):
+    """The store's build manifest is in the union a served store answers from; its entries once held
+    each file's size, mtime, ctime and inode. They hold a digest of them and the content's SHA-256."""
+    path = sorted((data / "benchmarks").glob("*.json"))[0]
+    st = path.stat()
+    status, _, body = request(
+        server, "SELECT ?o WHERE { GRAPH <https://w3id.org/benchkg/graph/manifest> { ?s ?p ?o } }"
+    )
+    text = body.decode()
+    assert status == 200 and hashlib.sha256(path.read_bytes()).hexdigest() in text  # the entry is there
+    for told in (f"{st.st_size}:{st.st_mtime_ns}", str(st.st_mtime_ns), str(st.st_ctime_ns), f":{st.st_ino}"):
+        assert told not in text, told
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        dict(method="POST", path="/query", headers={"Content-Type": "application/sparql-update"}, body=b"%s"),
+        dict(method="POST", query="%s"),
+        dict(query="%s"),
+        dict(
+            method="POST",
+            path="/update",
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+            body=b"update=x",
+        ),
+    ],
+)
+def test_an_update_is_refused_as_one_and_changes_nothing(server, how):
+    """An update is told the endpoint is read-only (it was told "missing query parameter", or that it
+    does not parse), however it is sent, and the store is unchanged."""
+    update = "PREFIX ex: <http://example.org/>\n# one more\nINSERT DATA { ex:a ex:b ex:c }"
+    before = count_of(server, "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")
+    how = {k: (v.replace("%s", update) if isinstance(v, str) else v) for k, v in how.items()}
+    if how.get("body") == b"%s":
+        how["body"] = update.encode()
+    status, _, body = request(server, **how)
+    assert status == 403 and b"read-only" in body, body
+    assert count_of(server, "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }") == before
 
 
 @pytest.mark.parametrize("depth", [101, 5000])

@@ -39,7 +39,7 @@ from benchkg.kernel import transport
 from benchkg.kernel.errors import InputError, QueryError, UsageError
 from benchkg.kernel.resources import QUERIES_DIR
 from benchkg.kernel.rows import Results, window
-from benchkg.kernel.sparqltext import check_depth, uses_service
+from benchkg.kernel.sparqltext import check_depth, names_its_dataset, uses_service
 from benchkg.kernel.vocab import (
     DEFAULT_BASE,
     PREFIXES,
@@ -678,7 +678,7 @@ def run_sparql(
     (['2', '3'], 5, False)
     """
     try:
-        solutions = store.query(text, use_default_graph_as_union=True)
+        solutions = store.query(text, use_default_graph_as_union=not names_its_dataset(text))
     except SyntaxError as e:
         raise QueryError(parse_error(name, text, e)) from e
     except OSError as e:

@@ -44,6 +44,39 @@ def nesting(text: str) -> tuple[int, int]:
     return deepest, line
 
 
+_FROM = re.compile(r"(?<![?$:\w.-])FROM(?![\w:.-])", re.I)
+
+
+def names_its_dataset(text: str) -> bool:
+    """Whether a query says which graphs it reads (``FROM`` or ``FROM NAMED``): then the engine must
+    answer from those, not from the union of the store's graphs that benchkg queries by default.
+
+    >>> names_its_dataset('SELECT * FROM <http://x/g> WHERE { ?s ?p ?o }')
+    True
+    >>> names_its_dataset('SELECT ?from WHERE { ?s <http://x/from> ?from ; ex:from "FROM" } # FROM')
+    False
+    """
+    code = _TOKEN.sub(lambda m: " " if m.group("skip") else m.group(0), text)
+    return bool(_FROM.search(code))
+
+
+_PROLOGUE = re.compile(r"\s*(?:(?:PREFIX\s+[\w.-]*:\s*|BASE\s*)<[^>]*>\s*)*", re.I)
+_UPDATE = re.compile(r"(?:INSERT|DELETE|LOAD|CLEAR|DROP|CREATE|ADD|MOVE|COPY|WITH)\b", re.I)
+
+
+def is_update(text: str) -> bool:
+    r"""Whether ``text`` is a SPARQL Update (after its prefixes and comments), which a read-only
+    endpoint refuses as such rather than as a query that does not parse.
+
+    >>> is_update('# add one\nPREFIX ex: <http://x/>\nINSERT DATA { ex:a ex:b ex:c }')
+    True
+    >>> is_update('SELECT * WHERE { ?s ?p ?o }')
+    False
+    """
+    code = _TOKEN.sub(lambda m: " " if m.group(0).startswith("#") else m.group(0), text)  # comments out
+    return bool(_UPDATE.match(code, _PROLOGUE.match(code).end()))
+
+
 def check_depth(text: str, where: str) -> None:
     """:raises QueryError: naming ``where`` and the line, for SPARQL nested deeper than :data:`MAX_DEPTH`.
 

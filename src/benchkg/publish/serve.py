@@ -39,7 +39,7 @@ from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfForm
 from benchkg.graph.store import readable_store
 from benchkg.kernel.errors import QueryError, UsageError
 from benchkg.kernel.lifeline import die_with_parent
-from benchkg.kernel.sparqltext import check_depth, uses_service
+from benchkg.kernel.sparqltext import check_depth, is_update, names_its_dataset, uses_service
 
 #: the limits, documented in the README and `benchkg serve --help`
 TIMEOUT_S = 30.0
@@ -193,7 +193,7 @@ def _evaluate(store_path: Path, query: str, accept: str, fmt: str, max_bytes: in
     store = readable_store(store_path)
     if store is None:
         raise _NoStore()
-    result = store.query(query, use_default_graph_as_union=True)
+    result = store.query(query, use_default_graph_as_union=not names_its_dataset(query))
     out = _Capped(max_bytes)
     if isinstance(result, (QuerySolutions, QueryBoolean)):
         if fmt == "html":
@@ -327,7 +327,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         url = urllib.parse.urlsplit(self.path)
         if url.path == "/update":
-            return self._error(HTTPStatus.FORBIDDEN, "this endpoint is read-only")
+            return self._error(HTTPStatus.FORBIDDEN, "this endpoint is read-only: it answers queries, not updates")
         if url.path != "/query":
             return self._error(HTTPStatus.NOT_FOUND, "not found: the SPARQL endpoint is /query")
         raw = self._body()
@@ -338,8 +338,8 @@ class Handler(BaseHTTPRequestHandler):
         if ctype == "application/sparql-query":
             return self._run(body, "")
         form = urllib.parse.parse_qs(body)
-        if "update" in form:
-            return self._error(HTTPStatus.FORBIDDEN, "this endpoint is read-only")
+        if "update" in form or ctype == "application/sparql-update":
+            return self._error(HTTPStatus.FORBIDDEN, "this endpoint is read-only: it answers queries, not updates")
         if "query" not in form:
             return self._error(HTTPStatus.BAD_REQUEST, "missing query parameter")
         self._run(form["query"][0], form.get("format", [""])[0])
@@ -397,6 +397,8 @@ class Handler(BaseHTTPRequestHandler):
             return True
 
     def _run(self, query: str, fmt: str, extra: dict | None = None) -> None:
+        if is_update(query):
+            return self._error(HTTPStatus.FORBIDDEN, "this endpoint is read-only: it answers queries, not updates")
         deadline = time.monotonic() + self.limits.timeout
         if not self.slots.acquire(timeout=self.limits.timeout):
             return self._error(HTTPStatus.SERVICE_UNAVAILABLE, "busy: every worker is answering; try again")

@@ -399,18 +399,20 @@ RACY = "racy"
 
 
 def stat_key(st: os.stat_result, now_ns: int | None = None) -> str:
-    """What a build records of a file's state beside its content digest: size, mtime, ctime and inode.
-    ctime is set by the kernel on any change (a ``touch -d`` that puts the mtime back moves it), so
-    an unchanged key means an unchanged file, except when the file changed within :data:`RACY_S`
-    of being read: then the key is marked racy and never matches.
+    """What a build records of a file's state beside its content digest: a digest of its size, mtime,
+    ctime and inode (the store can be served: it does not tell them). ctime is set by the kernel on
+    any change (a ``touch -d`` that puts the mtime back moves it), so an unchanged key means an
+    unchanged file, except when the file changed within :data:`RACY_S` of being read: then the key is
+    marked racy and never matches.
 
     >>> st = os.stat_result((0o100644, 7, 0, 1, 0, 0, 12, 0, 0, 0, 0, 0, 0, 10**9, 2 * 10**9, 3 * 10**9))
     >>> stat_key(st, now_ns=10 * 10**9)
-    '12:2000000000:3000000000:7'
+    'f9e12a0d8f18356390e68154'
     >>> stat_key(st, now_ns=4 * 10**9)
-    'racy:12:2000000000:3000000000:7'
+    'racy:f9e12a0d8f18356390e68154'
     """
     key = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
+    key = hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
     now_ns = time.time_ns() if now_ns is None else now_ns
     if now_ns - max(st.st_mtime_ns, st.st_ctime_ns) < RACY_S * 1e9:
         return f"{RACY}:{key}"
