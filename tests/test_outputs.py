@@ -8,7 +8,11 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import resource
+import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -213,3 +217,63 @@ def test_serve_refuses_a_limit_that_would_refuse_every_query(data_copy, option):
     result = cli("serve", *option, "--port", "0", "--data", data_copy)
     assert result.exit_code == 2 and option[0] in result.stderr, result.output
     assert not (data_copy.parent / ".benchkg").exists(), "refused before the store was built"
+
+
+def _run(*args, limit: int | None = None, stdout=subprocess.PIPE):
+    """benchkg in a process of its own, its files held to ``limit`` bytes (``ulimit -f``) if given."""
+
+    def hold():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return subprocess.run(
+        [sys.executable, "-m", "benchkg.cli", *map(str, args)],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=hold if limit else None,
+    )
+
+
+def _export(data: Path, out: Path) -> bytes:
+    assert _run("export", "--format", "nq", "-o", out, "--data", data).returncode == 0
+    return out.read_bytes()
+
+
+def test_a_write_past_the_file_size_limit_is_exit_2_and_loses_nothing(data_copy, tmp_path):
+    """A full disk and a file-size limit refuse writes alike (the limit can be set without root):
+    every command said "failed unexpectedly" (exit 3), and the store's open called it damaged and
+    said to delete it. Now: exit 2 saying what to do, the store as it was or as the next build makes
+    it, and no output file half-written."""
+    clean = tmp_path / "clean"
+    shutil.copytree(data_copy, clean / "data")
+    assert _run("build", "--data", clean / "data").returncode == 0
+    want = _export(clean / "data", tmp_path / "clean.nq")
+
+    first = _run("build", "--data", data_copy, limit=64_000)
+    assert first.returncode == 2 and "size limit (ulimit -f): raise the limit and run it again" in first.stderr
+    assert "unexpectedly" not in first.stderr and "delete" not in first.stderr, first.stderr
+    assert _run("build", "--data", data_copy).returncode == 0
+    assert _export(data_copy, tmp_path / "after.nq") == want
+
+    for args in (["export", "--format", "nq", "-o", tmp_path / "big.nq"], ["site", "-o", tmp_path / "site"]):
+        result = _run(*args, "--data", data_copy, limit=200_000)
+        assert result.returncode == 2 and "size limit" in result.stderr, result.stderr
+        assert not (tmp_path / "big.nq").exists() and not (tmp_path / "site").exists()
+        assert not [p for p in tmp_path.iterdir() if p.name.startswith((".big", ".site"))]
+    with open(tmp_path / "rows.csv", "w") as out:  # the output a shell redirect opened
+        result = _run("query", "accelerator-fabrics", "--format", "csv", "--data", data_copy, limit=100, stdout=out)
+    assert result.returncode == 2 and "cannot write: the file would pass the size limit" in result.stderr
+    assert _export(data_copy, tmp_path / "still.nq") == want
+
+
+def test_a_closed_output_is_exit_2_before_anything_runs(data_copy):
+    result = subprocess.run(
+        [sys.executable, "-m", "benchkg.cli", "build", "--data", str(data_copy)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        close_fds=True,
+        preexec_fn=lambda: os.close(1),
+    )
+    assert result.returncode == 2 and "the output is closed" in result.stderr
+    assert not (data_copy.parent / ".benchkg").exists(), "it built with nowhere to say so"

@@ -25,16 +25,14 @@ class _Commands(TyperGroup):
     exit 1 means the data breaks a convention, and CI must be able to trust it."""
 
     def invoke(self, ctx):
-        from benchkg.kernel.errors import BenchkgError
+        from benchkg.kernel.errors import BenchkgError, cannot_write
 
         try:
             return super().invoke(ctx)
         except (typer.Exit, typer.Abort):
             raise
         except BrokenPipeError:  # `benchkg query … | head`: the reader has what it wanted
-            import os
-
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+            _quiet_stdout()
             raise typer.Exit(0) from None
         except BenchkgError as e:  # one that no command turned into its message already
             if _state["debug"]:
@@ -43,14 +41,27 @@ class _Commands(TyperGroup):
         except Exception as e:  # anything else is benchkg's fault, not the user's input
             if _state["debug"] or callable(getattr(e, "format_message", None)):
                 raise  # --debug; or click's own usage errors, which it reports (exit 2)
-            what = " ".join(f"{type(e).__name__}: {e}".split())
-            _echo(
-                f"Error: benchkg failed unexpectedly ({what[:300]}). This is a bug; please report it at "
-                f"{ISSUES_URL} with the output of the same command run as `benchkg --debug ...`.",
-                err=True,
-            )
-            raise typer.Exit(3) from None
+            message, code = cannot_write(e), 2  # a full disk, a file-size limit, a closed output
+            if message is None:
+                what = " ".join(f"{type(e).__name__}: {e}".split())
+                message = (
+                    f"benchkg failed unexpectedly ({what[:300]}). This is a bug; please report it at "
+                    f"{ISSUES_URL} with the output of the same command run as `benchkg --debug ...`."
+                )
+                code = 3
+            _quiet_stdout()
         _fail(message, code)
+
+
+def _quiet_stdout() -> None:
+    """Point a stdout that can no longer be written (a closed pipe, a full disk) at /dev/null, so
+    that Python's flush at exit does not fail a second time."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    except OSError:
+        pass
 
 
 app = typer.Typer(
@@ -105,6 +116,8 @@ def _echo(text: str, *, err: bool = False, nl: bool = True, data: bool = False) 
     from benchkg.kernel.terminal import printable
 
     stream = sys.stderr if err else sys.stdout
+    if stream is None:  # stderr closed (`2>&-`): nothing can be said there
+        return
     if not data or stream.isatty():
         text = printable(text)
     typer.echo(text, err=err, nl=nl)
@@ -686,6 +699,10 @@ def init(target: Path = typer.Argument(..., metavar="DIR", help="The folder to c
 
 def main() -> None:
     """Entry point of the ``benchkg`` script."""
+    if sys.stdout is None:  # started with its output closed (`>&-`): refuse before doing anything
+        if sys.stderr is not None:
+            sys.stderr.write("Error: the output is closed: give the command somewhere to write (a file, a pipe)\n")
+        raise SystemExit(2)
     app()
 
 

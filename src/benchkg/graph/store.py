@@ -35,7 +35,7 @@ from pyoxigraph import Literal, NamedNode, Quad, RdfFormat, Store, serialize
 from benchkg.graph.audited import AUDITED_BY, audited_quads
 from benchkg.graph.mapping import record_quads
 from benchkg.kernel.atomic import write_atomic
-from benchkg.kernel.errors import InputError, InputProblem, StoreError, UsageError
+from benchkg.kernel.errors import InputError, InputProblem, StoreError, UsageError, cannot_write
 from benchkg.kernel.lifeline import die_with_parent
 from benchkg.kernel.resources import ONTOLOGY_FILE
 from benchkg.kernel.version import __version__
@@ -276,6 +276,8 @@ def _open_on_disk(path: Path) -> Store:
         raise
     except OSError as e:
         os.close(fd)
+        if cannot_write(e):  # RocksDB writes when it opens (its log): a full disk is not a damaged store
+            raise StoreError(f"{cannot_write(e)}; the store at {path} is intact") from e
         raise StoreError(
             f"cannot open the store at {path}: {e}; it is damaged: delete {path} and run `benchkg build`"
         ) from e

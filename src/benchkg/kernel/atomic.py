@@ -3,13 +3,12 @@ temporary left by a killed run is removed by the next write."""
 
 from __future__ import annotations
 
-import errno
 import os
 import shutil
 import tempfile
 from pathlib import Path
 
-from benchkg.kernel.errors import UsageError
+from benchkg.kernel.errors import UsageError, cannot_write
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -35,8 +34,8 @@ def write_atomic(path: Path, data: bytes) -> None:
     except OSError as e:
         if tmp:
             Path(tmp).unlink(missing_ok=True)
-        why = "no space left on the device" if e.errno == errno.ENOSPC else (e.strerror or str(e))
-        raise UsageError(f"cannot write {path}: {why}; nothing was written") from None
+        said = cannot_write(OSError(e.errno, e.strerror, str(path)))
+        raise UsageError(f"{said or f'cannot write {path}: {e.strerror or e}'}; nothing was written") from None
     except BaseException:
         if tmp:
             Path(tmp).unlink(missing_ok=True)

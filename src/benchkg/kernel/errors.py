@@ -7,6 +7,7 @@ exceptions.
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,3 +63,42 @@ class QueryError(BenchkgError):
 
 class StoreError(BenchkgError):
     """The embedded or remote store could not be opened, read or written."""
+
+
+#: what the system says when a write cannot be done for want of room or right, and what to do then
+_CANNOT_WRITE = {
+    errno.ENOSPC: "the disk is full: free some space and run it again",
+    errno.EDQUOT: "the disk quota is used up: free some space and run it again",
+    errno.EFBIG: "the file would pass the size limit (ulimit -f): raise the limit and run it again",
+    errno.EROFS: "the file system is read-only: write somewhere else",
+    errno.EBADF: "the output is closed: give the command somewhere to write",
+}
+
+
+#: how RocksDB (which gives no errno) words the same
+_WORDS = (
+    ("No space left", errno.ENOSPC),
+    ("Disk quota", errno.EDQUOT),
+    ("File too large", errno.EFBIG),
+    ("Read-only file system", errno.EROFS),
+)
+
+
+def cannot_write(error: BaseException) -> str | None:
+    """The message for an error that says a write could not be done (full disk, file-size limit,
+    read-only file system, closed output), or None for any other error: those are benchkg's bugs.
+
+    >>> cannot_write(OSError(errno.ENOSPC, "No space left on device", "site/index.html"))
+    'cannot write site/index.html: the disk is full: free some space and run it again'
+    >>> cannot_write(OSError("IO error: While appending to file: 000157.sst: File too large"))
+    'cannot write: the file would pass the size limit (ulimit -f): raise the limit and run it again'
+    >>> cannot_write(ValueError("x")) is None
+    True
+    """
+    if not isinstance(error, OSError):
+        return None
+    code = error.errno or next((c for words, c in _WORDS if words in str(error)), None)  # RocksDB's have none
+    if code not in _CANNOT_WRITE:
+        return None
+    where = f" {error.filename}" if getattr(error, "filename", None) else ""
+    return f"cannot write{where}: {_CANNOT_WRITE[code]}"
