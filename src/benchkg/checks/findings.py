@@ -11,6 +11,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from benchkg.graph.mapping import pointer_of
+from benchkg.kernel.errors import single_line
 from benchkg.kernel.vocab import BK, DEFAULT_BASE, UNIT_NAMES, curator_name, expand
 from benchkg.records.layout import layout_for, record_path
 from benchkg.records.reader import Record
@@ -40,7 +41,8 @@ class Finding:
     focus: str
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line} {self.pointer or '/'} [{self.severity}] {self.shape}: {self.message}"
+        where = single_line(f"{self.file}:{self.line} {self.pointer or '/'}")
+        return f"{where} [{self.severity}] {self.shape}: {single_line(self.message)}"
 
 
 @dataclass

@@ -28,12 +28,23 @@ class InputProblem:
     message: str
 
     def __str__(self) -> str:
-        path = str(self.path)
-        if not path.isprintable():  # a newline in a file name must not split the message
-            path = path.encode("unicode_escape").decode("ascii")
+        path = single_line(str(self.path))
         where = f"{path}:{self.line}" if self.line else path
-        field = f" {self.field}:" if self.field else ""
-        return f"{where}:{field} {self.message}"
+        field = f" {single_line(self.field)}:" if self.field else ""
+        return f"{where}:{field} {single_line(self.message)}"
+
+
+def single_line(text: str) -> str:
+    r"""``text`` with its line breaks and other unprintable characters escaped: a newline in a file
+    name, a key or a value must not start a line of its own (in a CI log, a line starting with ``::``
+    is a workflow command).
+
+    >>> single_line("notes\n::error::forged\u2028x")
+    'notes\\n::error::forged\\u2028x'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 class InputError(BenchkgError):
