@@ -277,3 +277,29 @@ def test_a_closed_output_is_exit_2_before_anything_runs(data_copy):
     )
     assert result.returncode == 2 and "the output is closed" in result.stderr
     assert not (data_copy.parent / ".benchkg").exists(), "it built with nowhere to say so"
+
+
+@pytest.mark.parametrize(
+    "args,said",
+    [
+        (
+            ["site", "-o", "SITE", "--published-at", "https://x.org/\nRewriteRule ^ http://evil.example/"],
+            "--published-at",
+        ),
+        (["site", "-o", "SITE", "--endpoint", "ftp://x.org/sparql"], "--endpoint 'ftp://x.org/sparql' is not"),
+        (["site", "-o", "SITE", "--endpoint", "not a url"], "--endpoint 'not a url' is not"),
+        (["site", "-o", "SITE", "--endpoint", 'http://x.org/sparql"> <http://evil/'], "holds '\"'"),
+        (["query", "accelerator-fabrics", "--endpoint", "http://127.0.0.1:9/\udcff"], "holds '\\udcff'"),
+        (["query", "accelerator-fabrics", "--chart", "CHART.svg", "--title", "\udcff\udcfe"], "not UTF-8"),
+        (["push", "--endpoint", "http://127.0.0.1:9/q", "--gsp", "http://127.0.0.1:9/\ng"], "--gsp"),
+    ],
+)
+def test_an_option_is_checked_as_it_is_parsed(args, said, data_copy, tmp_path):
+    """A URL that would write rewrite rules into .htaccess (a newline), end an IRI in void.ttl (a
+    quote), name another protocol, or hold bytes that are not UTF-8, and a title that is not UTF-8:
+    exit 2 naming the option, before any build (they were accepted, or crashed with exit 3)."""
+    args = [a.replace("SITE", str(tmp_path / "site")).replace("CHART", str(tmp_path / "chart")) for a in args]
+    result = cli(*args, "--data", data_copy)
+    assert result.exit_code == 2 and said in result.stderr and "unexpectedly" not in result.stderr, result.stderr
+    assert not (tmp_path / ".benchkg").exists() and not (tmp_path / "site").exists()
+    assert not list(tmp_path.glob("chart*"))

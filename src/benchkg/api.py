@@ -587,6 +587,9 @@ class KnowledgeGraph:
 
         :raises UsageError: when ``out`` exists and is not a site benchkg wrote.
         """
+        if endpoint:
+            check_url(endpoint)
+        check_url(published_at, "--published-at")
         findings = self.report().findings if findings is None else findings
         return build_site(
             self.store,

@@ -75,6 +75,21 @@ app = typer.Typer(
 )
 _state = {"debug": False}
 
+
+def _url(ctx: typer.Context, param: typer.CallbackParam, value: str | None) -> str | None:
+    """An http(s) URL option, checked as it is parsed (before any build): exit 2 naming it."""
+    from benchkg.kernel.transport import check_url
+
+    return check_url(value, param.opts[0]) if value else value
+
+
+def _text(ctx: typer.Context, param: typer.CallbackParam, value: str | None) -> str | None:
+    """A text option that must be UTF-8 (Python hands undecodable bytes on as surrogates)."""
+    if value is not None and any("\udc80" <= c <= "\udcff" for c in value):
+        raise typer.BadParameter("holds bytes that are not UTF-8; write it in UTF-8")
+    return value
+
+
 DataOpt = typer.Option(
     Path("data"), "--data", envvar="BENCHKG_DATA", help="The records folder (default ./data, env BENCHKG_DATA)."
 )
@@ -233,14 +248,20 @@ def query(
     param: List[str] = typer.Option([], "--param", "-p", help="KEY=VALUE, repeatable."),
     format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f", help="Output format."),
     endpoint: Optional[str] = typer.Option(
-        None, "--endpoint", envvar="BENCHKG_ENDPOINT", help="Query a SPARQL 1.1 endpoint instead of the embedded store."
+        None,
+        "--endpoint",
+        envvar="BENCHKG_ENDPOINT",
+        callback=_url,
+        help="Query a SPARQL 1.1 endpoint instead of the embedded store.",
     ),
     chart: Optional[Path] = typer.Option(None, "--chart", help="Also draw the query's chart to FILE.png or FILE.svg."),
     limit: Optional[int] = typer.Option(
         None, "--limit", min=0, help="At most N rows (0: all). A table shows 25 unless told."
     ),
     offset: int = typer.Option(0, "--offset", min=0, help="Skip the first N rows."),
-    title: Optional[str] = typer.Option(None, "--title", help="The chart's title (default: the query's summary)."),
+    title: Optional[str] = typer.Option(
+        None, "--title", callback=_text, help="The chart's title (default: the query's summary)."
+    ),
     allow_service: bool = typer.Option(
         False, "--allow-service", help="Run a query that uses SERVICE (it fetches other URLs)."
     ),
@@ -330,7 +351,11 @@ def results(
         None, "--limit", min=0, help="At most N rows (0: all). A table shows 25 unless told."
     ),
     endpoint: Optional[str] = typer.Option(
-        None, "--endpoint", envvar="BENCHKG_ENDPOINT", help="Query a SPARQL 1.1 endpoint instead of the embedded store."
+        None,
+        "--endpoint",
+        envvar="BENCHKG_ENDPOINT",
+        callback=_url,
+        help="Query a SPARQL 1.1 endpoint instead of the embedded store.",
     ),
     timeout: float = TimeoutOpt,
     data: Path = DataOpt,
@@ -483,11 +508,12 @@ def export(
 def site(
     output: Path = typer.Option(..., "-o", "--output", help="The folder to write (replaced if benchkg wrote it)."),
     endpoint: Optional[str] = typer.Option(
-        None, "--endpoint", help="A public SPARQL endpoint serving this data, named in void.ttl."
+        None, "--endpoint", callback=_url, help="A public SPARQL endpoint serving this data, named in void.ttl."
     ),
     published_at: str = typer.Option(
         "https://benchkg.github.io/benchkg/",
         "--published-at",
+        callback=_url,
         help="The URL the site is published at: w3id.htaccess redirects there.",
     ),
     data: Path = DataOpt,
@@ -518,13 +544,20 @@ def push(
         ...,
         "--endpoint",
         envvar="BENCHKG_ENDPOINT",
+        callback=_url,
         help="The store's SPARQL query endpoint (reads the push manifest).",
     ),
     gsp: Optional[str] = typer.Option(
-        None, "--gsp", help="Graph Store Protocol endpoint; guessed from --endpoint for Oxigraph and Fuseki."
+        None,
+        "--gsp",
+        callback=_url,
+        help="Graph Store Protocol endpoint; guessed from --endpoint for Oxigraph and Fuseki.",
     ),
     update_endpoint: Optional[str] = typer.Option(
-        None, "--update-endpoint", help="Use SPARQL Update at this URL instead of the Graph Store Protocol."
+        None,
+        "--update-endpoint",
+        callback=_url,
+        help="Use SPARQL Update at this URL instead of the Graph Store Protocol.",
     ),
     timeout: float = TimeoutOpt,
     data: Path = DataOpt,

@@ -77,13 +77,16 @@ class HTTPStatusError(TransportError):
 
 
 def check_url(url: str, what: str = "--endpoint") -> str:
-    """``url`` if it is an http(s) URL with a host (and a port in range).
+    r"""``url`` if it is an http(s) URL with a host (and a port in range).
 
     >>> check_url("http://127.0.0.1:7878/query")
     'http://127.0.0.1:7878/query'
     >>> check_url("http://[::1")
     Traceback (most recent call last):
     benchkg.kernel.errors.UsageError: --endpoint 'http://[::1' is not an http(s) URL (Invalid IPv6 URL); write e.g. http://127.0.0.1:7878/query
+    >>> check_url("https://x.org/\nRewriteRule", "--published-at")
+    Traceback (most recent call last):
+    benchkg.kernel.errors.UsageError: --published-at 'https://x.org/\nRewriteRule' is not an http(s) URL (it holds '\n', which no URL holds; percent-encode it); write e.g. https://example.org/benchkg/
     """
 
     try:
@@ -92,9 +95,18 @@ def check_url(url: str, what: str = "--endpoint") -> str:
         ok, why = parts.scheme in ("http", "https") and bool(parts.hostname), "no http(s) scheme or host"
     except ValueError as e:
         ok, why = False, str(e)
-    if not ok or any(c in url for c in " \n\r\t"):
-        raise UsageError(f"{what} {url[:80]!r} is not an http(s) URL ({why}); write e.g. http://127.0.0.1:7878/query")
+    bad = next((c for c in url if not c.isprintable() or c in _NOT_IN_AN_IRI), None)
+    if ok and bad is not None:  # a line break would add lines to .htaccess; a quote would end a Turtle IRI
+        ok, why = False, f"it holds {bad!r}, which no URL holds; percent-encode it"
+    if not ok:
+        example = "https://example.org/benchkg/" if what == "--published-at" else "http://127.0.0.1:7878/query"
+        raise UsageError(f"{what} {url[:80]!r} is not an http(s) URL ({why}); write e.g. {example}")
     return url
+
+
+#: characters an IRI may not hold as they are (RFC 3987), besides the unprintable ones (line breaks,
+#: control characters, and the stand-ins Python makes for bytes that are not UTF-8)
+_NOT_IN_AN_IRI = frozenset(' <>"{}|\\^`')
 
 
 def request(
