@@ -22,7 +22,10 @@ The export is GPL-licensed data of its publisher: import your own copy; benchkg 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import math
+import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
@@ -30,6 +33,7 @@ from benchkg.importers import common
 from benchkg.importers.common import ImportReport, read_record_json, slug, write_record
 from benchkg.importers.organizations import organization_record
 from benchkg.kernel.errors import InputError, InputProblem
+from benchkg.records.reader import bounded_number
 
 #: InferenceX's hardware keys, models, frameworks and precisions → benchkg's records
 HARDWARE = {
@@ -117,6 +121,11 @@ def check_rows(path: Path, rows) -> None:
         for key in ("isl", "osl", "conc", "num_prefill_gpu", "num_decode_gpu"):
             if isinstance(row[key], bool) or not isinstance(row[key], int) or row[key] < 0:
                 problems.append(InputProblem(path, None, f"/{n}/{key}", f"{str(row[key])[:40]!r} is not a count"))
+            else:
+                problems += _unreadable(path, f"/{n}/{key}", str(row[key]))
+        date = row.get("date")
+        if date is not None and not _is_date(date):
+            problems.append(InputProblem(path, None, f"/{n}/date", f"{str(date)[:40]!r} is not a date (YYYY-MM-DD)"))
         metrics = row["metrics"]
         if not isinstance(metrics, dict):
             return problems + [InputProblem(path, None, f"/{n}/metrics", "expected an object of metrics")]
@@ -124,10 +133,12 @@ def check_rows(path: Path, rows) -> None:
             value = metrics.get(key)
             if value is None and key not in METRICS:
                 continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < 0:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value < math.inf or value < 0:
                 problems.append(
                     InputProblem(path, None, f"/{n}/metrics/{key}", f"{str(value)[:40]!r} is not a non-negative number")
                 )
+            else:
+                problems += _unreadable(path, f"/{n}/metrics/{key}", repr(value))
         return problems
 
     common.check_rows(
@@ -139,6 +150,30 @@ def check_rows(path: Path, rows) -> None:
         row_is="a benchmark row",
         hint="is this an InferenceX benchmarks export?",
     )
+
+
+def _unreadable(path: Path, pointer: str, text: str) -> list[InputProblem]:
+    """The problem of a number benchkg could write but not read back (:func:`bounded_number`), if any."""
+    try:
+        bounded_number(text)
+    except ValueError as e:
+        return [InputProblem(path, None, pointer, f"{e}; benchkg could not read the record back")]
+    return []
+
+
+def _is_date(value) -> bool:
+    """Whether ``value`` is a calendar date as records write it.
+
+    >>> _is_date("2025-10-14"), _is_date("yesterday"), _is_date("2025-02-30"), _is_date(20251014)
+    (True, False, False, False)
+    """
+    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        return False
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 def _number(value) -> Decimal:
@@ -353,6 +388,10 @@ def _read_rows(path: Path) -> list[dict]:
         rows = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as e:
         raise InputError.at(path, None, "", f"not JSON: {e}") from None
+    except RecursionError:
+        raise InputError.at(
+            path, None, "", "nested too deep to be an InferenceX export (a list of flat rows)"
+        ) from None
     check_rows(path, rows)
     return rows
 
