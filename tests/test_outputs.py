@@ -303,3 +303,17 @@ def test_an_option_is_checked_as_it_is_parsed(args, said, data_copy, tmp_path):
     assert result.exit_code == 2 and said in result.stderr and "unexpectedly" not in result.stderr, result.stderr
     assert not (tmp_path / ".benchkg").exists() and not (tmp_path / "site").exists()
     assert not list(tmp_path.glob("chart*"))
+
+
+def test_a_site_onto_a_link_to_a_site_is_refused_and_both_kept(data_copy, tmp_path):
+    """The link was renamed aside, a new folder put in its place and the rename's rmtree failed on
+    the link (exit 3, the link gone): now exit 2 naming the folder to give, link and site untouched."""
+    real = tmp_path / "real-site"
+    assert cli("site", "-o", real, "--data", data_copy).exit_code == 0
+    link = tmp_path / "site"
+    link.symlink_to(real)
+    before = tree_hash(real)
+    result = cli("site", "-o", link, "--data", data_copy)
+    assert result.exit_code == 2 and f"give the folder itself: -o {real}" in result.stderr, result.stderr
+    assert link.is_symlink() and os.readlink(link) == str(real) and tree_hash(real) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([".benchkg", "data", "real-site", "site"])

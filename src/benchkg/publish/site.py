@@ -134,6 +134,10 @@ def build_site(
     """
     out = Path(out)
     refuse_inside(out, data_dir)
+    if out.is_symlink():  # replacing it would replace the link, not the site it points to
+        raise UsageError(
+            f"{out} is a symbolic link (to {os.readlink(out)}); give the folder itself: -o {out.resolve()}"
+        )
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists())):
         raise UsageError(
             f"{out} exists and is not a benchkg site; choose an empty or new folder "
