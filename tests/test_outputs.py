@@ -317,3 +317,16 @@ def test_a_site_onto_a_link_to_a_site_is_refused_and_both_kept(data_copy, tmp_pa
     assert result.exit_code == 2 and f"give the folder itself: -o {real}" in result.stderr, result.stderr
     assert link.is_symlink() and os.readlink(link) == str(real) and tree_hash(real) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([".benchkg", "data", "real-site", "site"])
+
+
+def test_init_that_cannot_write_leaves_nothing_to_block_the_next(tmp_path):
+    """On a full disk (here a file-size limit, which needs no root) init left an empty benchkg.toml,
+    and the next init refused the folder as not empty. It writes the repository aside and moves it
+    into place whole."""
+    repo = tmp_path / "claims"
+    failed = _run("init", repo, limit=100)
+    assert failed.returncode == 2 and "size limit" in failed.stderr and "nothing was written" in failed.stderr
+    assert list(tmp_path.iterdir()) == []
+    done = _run("init", repo)
+    assert done.returncode == 0, done.stderr
+    assert "[benchkg]" in (repo / "benchkg.toml").read_text() and (repo / "data" / "benchmarks").is_dir()

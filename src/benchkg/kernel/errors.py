@@ -106,10 +106,16 @@ def cannot_write(error: BaseException) -> str | None:
     >>> cannot_write(ValueError("x")) is None
     True
     """
+    why = write_refused(error)
+    if why is None:
+        return None
+    where = f" {error.filename}" if getattr(error, "filename", None) else ""
+    return f"cannot write{where}: {why}"
+
+
+def write_refused(error: BaseException) -> str | None:
+    """Why the system refused a write, and what to do (:func:`cannot_write` without the file), or None."""
     if not isinstance(error, OSError):
         return None
     code = error.errno or next((c for words, c in _WORDS if words in str(error)), None)  # RocksDB's have none
-    if code not in _CANNOT_WRITE:
-        return None
-    where = f" {error.filename}" if getattr(error, "filename", None) else ""
-    return f"cannot write{where}: {_CANNOT_WRITE[code]}"
+    return _CANNOT_WRITE.get(code)

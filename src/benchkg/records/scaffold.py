@@ -9,9 +9,13 @@ example claim with its system, a pre-commit config and a GitHub workflow that ru
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
-from benchkg.kernel.errors import UsageError
+from benchkg.kernel.atomic import current_umask
+from benchkg.kernel.errors import UsageError, write_refused
 from benchkg.kernel.resources import PACKAGE
 from benchkg.kernel.version import __version__
 from benchkg.records.schema import KINDS
@@ -50,29 +54,52 @@ def init_repo(target: Path) -> list[Path]:
             f"{target} is not an empty folder; benchkg init writes a new data repository "
             f"(pick a new folder, or add benchkg.toml to an existing one by hand: see its README)"
         )
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.init-"))
+    except OSError as e:
+        raise _cannot(target, e) from None
+    try:
+        names = _fill(tmp)
+        os.chmod(tmp, 0o777 & ~current_umask())  # mkdtemp makes it 0700
+        os.rename(tmp, target)  # all of it or none: a full disk leaves no half repository to block the next init
+    except OSError as e:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise _cannot(target, e) from None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return [target / name for name in names]
+
+
+def _fill(folder: Path) -> list[Path]:
+    """Write the repository's files into ``folder``; their paths relative to it."""
     written = []
     for name, template in FILES.items():
         text = (TEMPLATES / template).read_text(encoding="utf-8")
         for token, value in (("{repo_url}", REPO_URL), ("{action}", ACTION), ("{version}", __version__)):
             text = text.replace(token, value)
-        written.append(_write(target / name, text))
+        written.append(_write(folder, name, text))
     for template in ("example-claim.json", "example-system.json"):
         text = (TEMPLATES / template).read_text(encoding="utf-8")
         kind = "benchmarks" if template == "example-claim.json" else "systems"
-        written.append(_write(target / "data" / kind / f"{json.loads(text)['id']}.json", text))
-    for folder in [*(f"data/{kind}" for kind in KINDS), "queries", "shapes"]:
-        if not (target / folder).exists():
-            written.append(_write(target / folder / ".gitkeep", ""))
+        written.append(_write(folder, f"data/{kind}/{json.loads(text)['id']}.json", text))
+    for sub in [*(f"data/{kind}" for kind in KINDS), "queries", "shapes"]:
+        if not (folder / sub).exists():
+            written.append(_write(folder, f"{sub}/.gitkeep", ""))
     return written
 
 
-def _write(path: Path, text: str) -> Path:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise UsageError(
-            f"cannot write {path}: {e.strerror or e}; choose a folder you can write "
-            f"(benchkg init DIR makes DIR and everything in it)"
-        ) from None
-    return path
+def _cannot(target: Path, error: OSError) -> UsageError:
+    blocker = next((p for p in reversed(target.parents) if p.exists() and not p.is_dir()), None)
+    why = f"{blocker} is a file, not a folder" if blocker else write_refused(error) or error.strerror or str(error)
+    if write_refused(error) is None:
+        why += "; choose a folder you can write"
+    return UsageError(f"cannot write {target}: {why}; nothing was written (benchkg init DIR makes DIR and all in it)")
+
+
+def _write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return Path(name)
