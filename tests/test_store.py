@@ -5,11 +5,14 @@ from __future__ import annotations
 import gc
 import json
 import os
+import shutil
+import subprocess
+import sys
 
 import pytest
 
 from benchkg.graph.store import build_graph, store_dir_for
-from conftest import cli
+from conftest import FULL_DATA, cli
 
 
 def test_incremental_build(data_copy):
@@ -182,3 +185,18 @@ def test_an_interrupted_caveat_derivation_is_redone_by_the_next_build(data_copy)
         store.remove(q)
     result = build_graph(data_copy, store)
     assert not result.touched and set(store.quads_for_pattern(None, None, None, caveats)) == expected
+
+
+def test_a_script_without_a_main_guard_builds_once(tmp_path):
+    """Five lines of Python, the way a README shows them, with no ``if __name__ == "__main__"``: the
+    build's spawned workers ran the script again, each building and waiting for the lock the first
+    held, for ever. Workers are not told where the script is."""
+    data = tmp_path / "data"
+    shutil.copytree(FULL_DATA, data)  # enough records for the build to use worker processes
+    script = tmp_path / "five_lines.py"
+    script.write_text(
+        f"import benchkg\nkg = benchkg.open({str(data)!r})\nprint(len(kg.query('accelerator-fabrics')))\n"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and int(done.stdout) > 0, done.stderr[-2000:]
+    assert "waiting for" not in done.stderr

@@ -27,6 +27,7 @@ import threading
 import time
 import uuid
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -679,6 +680,24 @@ def _write_manifest(store: Store, manifest: NamedNode, snapshot: Path | None, en
     )
 
 
+@contextmanager
+def _main_not_rerun():
+    """While workers start: a spawned worker runs the parent's ``__main__`` again (as ``__mp_main__``)
+    unless it cannot find it. The workers need nothing of it, and a user's script without an
+    ``if __name__ == "__main__"`` guard would build again in each worker, each waiting for the lock
+    the first holds, for ever. So they are not told where it is."""
+    main = sys.modules.get("__main__")
+    saved = {name: main.__dict__[name] for name in ("__file__", "__spec__") if main and name in main.__dict__}
+    try:
+        if main is not None:
+            main.__dict__.pop("__file__", None)
+            main.__spec__ = None
+        yield
+    finally:
+        if main is not None:
+            main.__dict__.update(saved)
+
+
 def _cold_load(store: Store, files, base: str, result: BuildResult, progress, entries: dict[str, str]) -> None:
     """Fill an empty store from many files: worker processes read, check and map the records to
     N-Quads text while this one bulk-loads it (Oxigraph parses it in Rust). On any input error
@@ -693,7 +712,9 @@ def _cold_load(store: Store, files, base: str, result: BuildResult, progress, en
         initializer=die_with_parent,
         initargs=(os.getpid(),),
     ) as pool:  # a killed build leaves no worker
-        for data, written, found in pool.map(_map_chunk, [(base, chunk) for chunk in chunks]):
+        with _main_not_rerun():  # map submits every chunk now: every worker starts inside
+            answers = pool.map(_map_chunk, [(base, chunk) for chunk in chunks])
+        for data, written, found in answers:
             problems += found
             if not problems:
                 store.bulk_load(input=data, format=RdfFormat.N_QUADS)
