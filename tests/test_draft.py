@@ -219,3 +219,17 @@ def test_a_rounded_headline_gives_the_precise_figure_citing_both():
     quotes = [q["quote"] for q in claim["sources"]]
     assert any("1,197,710" in q for q in quotes) and any("1.2 million" in q for q in quotes)
     assert "the draft took the precise 1,197,710" in said
+
+
+@pytest.mark.parametrize("saved_as,record_id", [("index.html.md", "index-html"), ("Any.md", "any-page")])
+def test_a_page_saved_under_a_reserved_name_drafts_records_the_data_folder_can_hold(tmp_path, saved_as, record_id):
+    """A page saved as index.html.md drafted records with the id 'index.html', which the site
+    reserves: every command then refused the data folder (exit 2)."""
+    repo = tmp_path / "mine"
+    assert cli("init", repo).exit_code == 0
+    shutil.copyfile(ACME, tmp_path / saved_as)
+    written = cli("draft", tmp_path / saved_as, "--out", repo / "data", "--data", repo / "data")
+    assert written.exit_code == 0, written.output
+    assert (repo / "data" / "sources" / f"{record_id}.json").is_file()
+    assert (repo / "data" / "benchmarks" / f"{record_id}.json").is_file()
+    assert cli("build", "--data", repo / "data").exit_code == 0

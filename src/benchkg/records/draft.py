@@ -26,6 +26,7 @@ from pathlib import Path
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.numbers import Mention, mentions
 from benchkg.records.names import Names
+from benchkg.records.reader import reserved_id
 
 #: a unit right after a number (words between allowed), and what it makes the number
 UNITS = [
@@ -298,12 +299,16 @@ def _number(value: Decimal):
 
 
 def slug(text: str) -> str:
-    """An id from a file name.
+    """An id from a file name, never one benchkg reserves (a page saved as ``index.html.md`` drafted
+    records under the id ``index.html``, and every command then refused the data folder).
 
-    >>> slug("Blog: CoreWeave GB200 (v6.1)")
-    'blog-coreweave-gb200-v6.1'
+    >>> slug("Blog: CoreWeave GB200 (v6.1)"), slug("index.html"), slug("Any")
+    ('blog-coreweave-gb200-v6.1', 'index-html', 'any-page')
     """
-    return re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.") or "draft"
+    out = re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.") or "draft"
+    if reserved_id(out):
+        out = out.replace(".", "-")
+    return f"{out}-page" if reserved_id(out) else out
 
 
 def read_page(path: Path) -> tuple[str, str]:
