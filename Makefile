@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 # two workers (pytest-xdist) on two cores; PYTEST_WORKERS= runs the tests in one process
 PYTEST_WORKERS ?= -n 2
 
-.PHONY: demo test check lint test-tools install clean bench bench-import bench-data bench-serve bench-reference bench-algebra site
+.PHONY: demo test check lint test-tools install clean bench bench-import bench-data bench-serve bench-reference bench-algebra bench-draft site
 
 $(BIN)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "benchkg needs Python >= 3.11")'
@@ -64,3 +64,6 @@ bench-reference: install
 
 bench-algebra: install
 	$(BIN)/python tests/bench/algebra_bench.py
+
+bench-draft: install
+	$(BIN)/python tests/bench/draft_bench.py

@@ -15,6 +15,8 @@ are numbers too, and are left alone.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import html
 import html.parser
 import json
@@ -25,7 +27,7 @@ from pathlib import Path
 
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.numbers import Mention, mentions
-from benchkg.records.names import Names
+from benchkg.records.names import Names, Spans
 from benchkg.records.reader import reserved_id
 
 #: a unit right after a number (words between allowed), and what it makes the number
@@ -82,6 +84,11 @@ STATED_OR_OMITTED = (
 )
 
 
+@functools.lru_cache(maxsize=256)
+def _per_user(sentence: str) -> bool:
+    return bool(re.search(r"per\s+user", sentence, re.I))
+
+
 @dataclass
 class Figure:
     """A number the text states with a unit, in its sentence."""
@@ -97,7 +104,7 @@ class Figure:
             return ""
         if self.mention.per_accelerator:
             return "per-accelerator"
-        return "per-user" if re.search(r"per\s+user", self.sentence, re.I) else "aggregate"
+        return "per-user" if _per_user(self.sentence) else "aggregate"
 
     def describe(self) -> str:
         value = f"{self.mention.value:,}"
@@ -239,9 +246,10 @@ def plain_text(raw: str, suffix: str) -> str:
         parser.feed(raw)
         text = "".join(parser.parts)
     elif suffix in (".md", ".markdown"):
-        text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", raw)  # links and images: their text
+        # bounded spans: an unclosed "[" or "**" is given up on within a line's worth, not at the text's end
+        text = re.sub(r"!?\[([^\]\n]{0,500})\]\([^)\s]{0,2000}\)", r"\1", raw)  # links and images: their text
         text = re.sub(r"^\s{0,3}#{1,6}\s*", "", text, flags=re.M)
-        text = re.sub(r"(\*\*|__|\*|_|`)(?=\S)(.+?)(?<=\S)\1", r"\2", text)
+        text = re.sub(r"(\*\*|__|\*|_|`)(?=\S)(.{1,500}?)(?<=\S)\1", r"\2", text)
     else:
         text = raw
     text = html.unescape(text).replace("\r", "")
@@ -274,7 +282,9 @@ def figures(text: str) -> list[Figure]:
     out = []
     for offset, sentence in sentences(text):
         for m in mentions(sentence):
-            after = sentence[m.end :]
+            after = sentence[
+                m.end : m.end + 200
+            ]  # what follows a number is read near it (a slice to the end was quadratic)
             before = sentence[max(0, m.start - 12) : m.start]
             if (
                 NOT_A_FIGURE.match(after)
@@ -289,7 +299,10 @@ def figures(text: str) -> list[Figure]:
     return out
 
 
+@functools.lru_cache(maxsize=1024)
 def _short(sentence: str, limit: int = 160) -> str:
+    """A sentence on one line, cut to ``limit`` characters (read once per sentence: a line of a thousand
+    figures is one sentence, quoted for each)."""
     sentence = " ".join(sentence.split())
     return sentence if len(sentence) <= limit else sentence[: limit - 1] + "…"
 
@@ -360,30 +373,73 @@ def groups(found: list[Figure]) -> list[Group]:
     """The claims a text states: one per throughput number with its own context. A number restated
     (rounded, or in the title) joins its claim, the more precise statement leading; another number of the
     same clause (an "up to … per GPU" beside the aggregate) is reported with it; a number in another
-    clause or sentence that states its own count, scenario or model is a claim of its own."""
+    clause or sentence that states its own count, scenario or model is a claim of its own.
+
+    Near-linear in the figures: a restatement is looked for among the figures of the same unit and
+    scope whose values lie within the widest precision stated, the clause and sentence of a claim by index."""
     out: list[Group] = []
+    seen: dict[tuple[str, str], _Values] = {}
+    leads: dict[object, list[int]] = {}  # a lead's clause, and its sentence -> the claims it leads, in order
+
+    def lead(i: int, f: Figure, old: Figure | None = None) -> None:
+        for place in (_clause(old), old.sentence) if old else ():
+            leads[place].remove(i)
+        for place in (_clause(f), f.sentence):
+            bisect.insort(leads.setdefault(place, []), i)
+
     for f in (f for f in found if f.kind == "throughput"):
-        same = next((g for g in out if any(_restates(x, f) for x in [g.lead, *g.restated])), None)
+        values = seen.setdefault((f.unit, f.scope), _Values())
+        same = min((i for i, x in values.near(f) if _restates(x, f)), default=None)
         if same is not None:
-            if _precision(f) < _precision(same.lead):
-                same.restated.append(same.lead)
-                same.lead = f
+            group = out[same]
+            if _precision(f) < _precision(group.lead):
+                group.restated.append(group.lead)
+                lead(same, f, group.lead)
+                group.lead = f
             else:
-                same.restated.append(f)
+                group.restated.append(f)
+            values.add(f, same)
             continue
-        beside = next(
-            (
-                g
-                for g in out
-                if _clause(g.lead) == _clause(f) or (g.lead.sentence == f.sentence and not _own_context(f))
-            ),
-            None,
-        )
+        places = [_clause(f)] + ([f.sentence] if not _own_context(f) else [])
+        beside = min((leads[p][0] for p in places if leads.get(p)), default=None)
         if beside is not None:
-            beside.reported.append(f)
+            out[beside].reported.append(f)
             continue
         out.append(Group(f))
+        values.add(f, len(out) - 1)
+        lead(len(out) - 1, f)
     return out
+
+
+class _Values:
+    """The figures of the claims so far (of one unit and scope), sorted by value, with their claim's index:
+    :meth:`near` gives those a figure could restate or be restated by, without reading them all. A figure
+    stated again alike (value and precision) is kept once, with the first claim it belongs to."""
+
+    def __init__(self):
+        self.values: list[Decimal] = []
+        self.keys: list[tuple[Decimal, Decimal, Decimal]] = []
+        self.first: dict[tuple[Decimal, Decimal, Decimal], tuple[int, Figure]] = {}
+        self.reach = Decimal(0)  # the widest distance from a figure's value to the ends of its precision
+
+    def add(self, f: Figure, group: int) -> None:
+        m = f.mention
+        key = (m.value, m.low, m.high)
+        if key in self.first:
+            self.first[key] = min(self.first[key], (group, f), key=lambda item: item[0])
+            return
+        i = bisect.bisect_right(self.values, m.value)
+        self.values.insert(i, m.value)
+        self.keys.insert(i, key)
+        self.first[key] = (group, f)
+        self.reach = max(self.reach, m.high - m.value, m.value - m.low)
+
+    def near(self, f: Figure) -> list[tuple[int, Figure]]:
+        m = f.mention
+        reach = max(self.reach, m.high - m.value, m.value - m.low)
+        lo = bisect.bisect_left(self.values, m.value - reach)
+        hi = bisect.bisect_right(self.values, m.value + reach)
+        return [self.first[k] for k in self.keys[lo:hi]]
 
 
 _CLAUSE_BREAK = re.compile(r",\s+(?:and|while|whereas|but)\s+|;\s+|\s+(?:while|whereas)\s+", re.I)
@@ -391,23 +447,38 @@ _CLAUSE_BREAK = re.compile(r",\s+(?:and|while|whereas|but)\s+|;\s+|\s+(?:while|w
 
 def _clause(f: Figure) -> tuple[str, int]:
     """The clause of a figure's sentence that holds it: (sentence, the clause's start)."""
-    start = 0
-    for m in _CLAUSE_BREAK.finditer(f.sentence):
-        if m.start() > f.mention.start:
-            break
-        start = m.end()
-    return f.sentence, start
+    starts, ends = _breaks(f.sentence)
+    i = bisect.bisect_right(starts, f.mention.start)  # the breaks that start before the figure, or at it
+    return f.sentence, ends[i - 1] if i else 0
 
 
 def _clause_text(f: Figure) -> str:
     sentence, start = _clause(f)
-    m = next((m for m in _CLAUSE_BREAK.finditer(sentence, start) if m.start() > f.mention.start), None)
-    return sentence[start : m.start() if m else len(sentence)]
+    starts, _ends = _breaks(sentence)
+    after = bisect.bisect_right(starts, f.mention.start)
+    return sentence[start : starts[after] if after < len(starts) else len(sentence)]
+
+
+@functools.lru_cache(maxsize=256)
+def _breaks(sentence: str) -> tuple[list[int], list[int]]:
+    """Where the clause breaks of a sentence start and end, found once per sentence (a page of figures
+    on one line is one sentence, read for each of them)."""
+    found = list(_CLAUSE_BREAK.finditer(sentence))
+    return [m.start() for m in found], [m.end() for m in found]
 
 
 def _own_context(f: Figure) -> bool:
     """Whether a figure's clause states a count, a scenario or an instance count of its own."""
-    clause = _clause_text(f)
+    sentence, start = _clause(f)
+    starts, _ends = _breaks(sentence)
+    after = bisect.bisect_right(starts, f.mention.start)
+    return _states_context(sentence, start, starts[after] if after < len(starts) else len(sentence))
+
+
+@functools.lru_cache(maxsize=1024)
+def _states_context(sentence: str, start: int, end: int) -> bool:
+    """:func:`_own_context` of the clause ``sentence[start:end]``, read once however many figures it holds."""
+    clause = sentence[start:end]
     return bool(
         re.search(r"\d[\d,]*\s+(?:[\w-]+\s+){0,3}(?:gpus|accelerators|chips|nodes)\b", clause, re.I)
         or any(re.search(pattern, clause, re.I) for _, pattern in _SCENARIOS)
@@ -440,7 +511,20 @@ def draft(path: Path, names: Names) -> list[Draft]:
 
     :raises UsageError: for a file that is not a readable .html, .md or .txt page.
     """
-    path = Path(path)
+    try:
+        return _draft(Path(path), names)
+    finally:
+        _forget()
+
+
+def _forget() -> None:
+    """Empty the per-sentence caches: within one text a sentence is one object, found by identity; a
+    later text's equal sentence would be compared whole, at every lookup (megabytes, each time)."""
+    for cached in (_per_user, _short, _breaks, _states_context):
+        cached.cache_clear()
+
+
+def _draft(path: Path, names: Names) -> list[Draft]:
     text, heading = read_page(path)
     source_id = slug(path.stem)
     found = figures(text)
@@ -475,11 +559,14 @@ def _quotes(group: Group | None, found: list[Figure], source_id: str, title: str
     """The claim's sentences as quotes: the headline's first, then where the number is restated, then
     (for the only claim of a text) every other sentence with a figure."""
     mine = [group.lead, *group.restated, *group.reported] if group else []
-    rest = [f for f in found if f not in mine] if single else []
+    ours = {id(m) for m in mine}
+    rest = [f for f in found if id(f) not in ours] if single else []
     quotes: list[dict] = []
+    said: set[str] = set()
     for f in mine + rest:
         quote = _short(f.sentence, 400)
-        if quote not in [q["quote"] for q in quotes]:
+        if quote not in said:
+            said.add(quote)
             quotes.append({"source_id": source_id, "quote": quote})
     return quotes or [{"source_id": source_id, "quote": _short(title, 400)}]
 
@@ -512,7 +599,8 @@ def _claim(
         )
         others = [f for f in group.reported if f.mention.value != lead.mention.value]
         if single:  # the only claim of a text: every other throughput it states is reported with it
-            others += [f for f in found if f.kind == "throughput" and f not in (lead, *group.restated, *others)]
+            taken = {id(f) for f in (lead, *group.restated, *others)}
+            others += [f for f in found if f.kind == "throughput" and id(f) not in taken]
         if others:
             record["reported"] = [
                 {"metric": "throughput", "value": _number(f.mention.value), "unit": f.unit, "scope": f.scope}
@@ -774,10 +862,15 @@ def _beside(candidates: list[Figure], anchors: list[Figure], value) -> Figure:
 
 def _named(names: Names, kind: str, text: str, here: str, exclude: tuple[str, ...] = ()) -> list[str]:
     """The ids of ``kind`` the text names, those in the headline's sentence first, then by how often."""
-    taken = [(a, b) for other in exclude for _, a, b in names.find(other, text)]
+    taken = Spans()  # the other kinds' names, merged where they overlap
+    for a, b in sorted((a, b) for other in exclude for _, a, b in names.find(other, text)):
+        if taken.ends and a < taken.ends[-1]:
+            taken.ends[-1] = max(taken.ends[-1], b)
+        else:
+            taken.add(a, b)
     hits: dict[str, int] = {}
     for record_id, a, b in names.find(kind, text):
-        if any(a < y and x < b for x, y in taken):
+        if taken.overlaps(a, b):
             continue
         hits[record_id] = hits.get(record_id, 0) + 1
     near = {record_id for record_id, _, _ in names.find(kind, here)}

@@ -8,6 +8,7 @@ in a blog post's text).
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import json
 import re
@@ -88,20 +89,48 @@ class Names:
         ['nvidia-gb200-nvl72', 'nvidia-gb200']
         """
         found = []
+        squeezed = key(text)  # a match, its separators dropped, is the name's key: a name whose key is not here is not
         for (k, record_id), names in self.names.items():
             if k != kind:
                 continue
             for name in names:
-                if len(key(name)) < 2:
+                if len(key(name)) < 2 or key(name) not in squeezed:
                     continue
                 for m in re.finditer(_pattern(name), text, re.I):
                     found.append((record_id, m.start(), m.end()))
-        found.sort(key=lambda f: (f[1], -(f[2] - f[1])))
-        kept: list[tuple[str, int, int]] = []
-        for item in sorted(found, key=lambda f: -(f[2] - f[1])):
-            if not any(item[1] < k[2] and k[1] < item[2] for k in kept):
-                kept.append(item)
-        return sorted(kept, key=lambda f: f[1])
+        kept = Spans()
+        out = []
+        for item in sorted(found, key=lambda f: (-(f[2] - f[1]), f[1])):
+            if kept.add(item[1], item[2]):
+                out.append(item)
+        return sorted(out, key=lambda f: f[1])
+
+
+class Spans:
+    """Spans of text that do not overlap, kept sorted: :meth:`add` and :meth:`overlaps` take log time,
+    so keeping the longest names of a long text is not quadratic in how often they repeat.
+
+    >>> s = Spans(); s.add(10, 20), s.add(15, 30), s.add(0, 10), s.overlaps(19, 21), s.overlaps(20, 25)
+    (True, False, True, True, False)
+    """
+
+    def __init__(self):
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def overlaps(self, a: int, b: int) -> bool:
+        """Whether [a, b) overlaps a kept span."""
+        i = bisect.bisect_left(self.starts, b)  # the spans starting before b; only the last can reach past a
+        return i > 0 and self.ends[i - 1] > a
+
+    def add(self, a: int, b: int) -> bool:
+        """Keep [a, b) unless it overlaps a kept span; whether it was kept."""
+        if self.overlaps(a, b):
+            return False
+        i = bisect.bisect_left(self.starts, a)
+        self.starts.insert(i, a)
+        self.ends.insert(i, b)
+        return True
 
 
 def names_of(folders, kinds=NAMED_KINDS) -> Names:

@@ -1,0 +1,59 @@
+"""How long `benchkg draft` takes on hostile pages (issue 33): names repeated thousands of times, one
+line of thousands of figures, Markdown with unclosed emphasis and links, one sentence repeated. Each
+shape at 250 KB, 500 KB and 1 MB; linear time means the 1 MB column is about four times the 250 KB
+one. `make bench-draft`. Prints a table of seconds (the median of three runs)."""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZES = (250_000, 500_000, 1_000_000)
+
+
+def page(shape: str, size: int) -> str:
+    """About ``size`` characters of one hostile shape."""
+    unit = {
+        "repeated names": "CoreWeave GB200 NVL72 H100 H200 B200 MI300X Llama 2 70B DeepSeek-R1 ",
+        "one line of figures": "",
+        "unclosed markdown": "**[a](http://x) _b_ `c` [d ",
+        "one sentence again": "The H100 reached 12,345 tokens/s on Llama 2 70B in the Server scenario. ",
+    }[shape]
+    if shape == "one line of figures":
+        text, i = [], 0
+        while sum(map(len, text)) < size:
+            text.append(f"{i:,}.5 tokens/s ")
+            i += 1
+        return "".join(text)
+    return unit * (size // len(unit))
+
+
+def main() -> None:
+    from benchkg.records.draft import draft
+    from benchkg.records.names import names_of
+
+    names = names_of([ROOT / "data"])
+    folder = Path(tempfile.mkdtemp(prefix="benchkg-draft-bench-"))
+    shapes = ("repeated names", "one line of figures", "unclosed markdown", "one sentence again")
+    print(f"{'page':<22}" + "".join(f"{size // 1000:>9} KB" for size in SIZES) + "   1 MB / 250 KB")
+    for shape in shapes:
+        seconds = []
+        for size in SIZES:
+            path = folder / f"{shape.replace(' ', '-')}-{size}.md"
+            path.write_text(page(shape, size), encoding="utf-8")
+            runs = []
+            for _ in range(3):
+                started = time.perf_counter()
+                draft(path, names)
+                runs.append(time.perf_counter() - started)
+            seconds.append(statistics.median(runs))
+        print(f"{shape:<22}" + "".join(f"{s:>11.2f}s" for s in seconds) + f"   {seconds[-1] / seconds[0]:>13.1f}x")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
