@@ -209,6 +209,9 @@ def test_a_chart_draws_dollars_as_text(data_copy, tmp_path, name):
         ["--max-result-mb", "0"],
         ["--max-result-mb", "nan"],
         ["--timeout", "nan"],
+        ["--max-memory-mb", "0"],
+        ["--max-memory-mb", "nan"],
+        ["--max-memory-mb", "1"],
     ],
 )
 def test_serve_refuses_a_limit_that_would_refuse_every_query(data_copy, option):

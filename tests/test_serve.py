@@ -375,3 +375,53 @@ def test_answers_during_builds_are_the_answer_before_or_after(tmp_path):
     assert len(answers) >= 16, f"only {len(answers)} answers: {seen[:3]}"
     assert set(answers) <= expected, set(answers) - expected
     assert all(status == 200 for status, _ in seen), [s for s in seen if s[0] != 200][:3]
+
+
+HUNGRY = "SELECT * WHERE { ?a ?b ?c . ?d ?e ?f } ORDER BY ?c ?f"  # sorts a cartesian product: memory grows fast
+
+
+@pytest.mark.slow
+def test_a_normal_client_is_answered_while_a_thousand_slow_ones_and_a_hungry_query_run(data):
+    """Issue 33: a thousand clients each sending a byte every two seconds kept serve from answering
+    anyone (the timeout counted per read), and an ORDER BY over a cartesian product reached 5.4 GiB.
+    Now each request must be all in within serve's request deadline, and a query is stopped past its
+    memory limit; meanwhile a normal client is answered."""
+    deadline = 4.0
+    server = start(data, timeout=60, max_bytes=1 << 20, workers=4, max_memory=256 * 2**20, request_deadline=deadline)
+    try:
+        hungry: dict = {}
+        runner = threading.Thread(target=lambda: hungry.update(result=request(server, HUNGRY)))
+        runner.start()
+        slow = []
+        for _ in range(1000):
+            s = socket.create_connection(("127.0.0.1", server.server_address[1]))
+            s.sendall(b"GET /query?query=SELECT")
+            slow.append(s)
+        started, waits = time.monotonic(), []
+        while time.monotonic() - started < deadline + 4:
+            for s in slow:
+                try:
+                    s.send(b"+")
+                except OSError:
+                    pass
+            t = time.monotonic()
+            status, _, body = request(server, SMALL, headers={"Accept": "text/csv"})
+            waits.append(time.monotonic() - t)
+            assert status == 200 and int(body.splitlines()[1]) > 0
+            time.sleep(1)
+        runner.join(timeout=60)
+        status, _, body = hungry["result"]
+        assert status == 503 and b"256 MiB of memory" in body, (status, body[:200])
+        assert max(waits) < 2, f"a normal client waited {max(waits):.1f} s"
+        cut = 0
+        for s in slow:
+            s.settimeout(5)
+            try:
+                cut += s.recv(1) == b""
+            except OSError:
+                cut += 1
+            s.close()
+        assert cut == len(slow), f"{len(slow) - cut} slow clients still held past the request deadline"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -585,6 +585,9 @@ def serve(
     timeout: float = typer.Option(30.0, "--timeout", help="Seconds a query may run before it is stopped."),
     max_result_mb: float = typer.Option(64.0, "--max-result-mb", help="The largest answer, in MiB."),
     workers: int = typer.Option(4, "--workers", help="Queries answered at once (each in its own process)."),
+    max_memory_mb: float = typer.Option(
+        2048.0, "--max-memory-mb", help="The memory one query may hold, in MiB; past it, it is stopped."
+    ),
     allow_service: bool = typer.Option(
         False, "--allow-service", help="Allow SERVICE (federated queries fetch other URLs)."
     ),
@@ -603,13 +606,15 @@ def serve(
     """
     from benchkg.api import Limits
 
-    if not 0 < max_result_mb < float("inf"):  # (nan is neither)
-        from benchkg.kernel.errors import UsageError
+    for value, option, example in ((max_result_mb, "--max-result-mb", 64), (max_memory_mb, "--max-memory-mb", 2048)):
+        if not 0 < value < float("inf"):  # (nan is neither)
+            from benchkg.kernel.errors import UsageError
 
-        raise UsageError(f"--max-result-mb {max_result_mb}: the largest answer in MiB, more than 0 (e.g. 64)")
+            raise UsageError(f"{option} {value}: a size in MiB, more than 0 (e.g. {example})")
     limits = Limits(  # (refuses a limit that would refuse every query, before anything is built)
         timeout=timeout,
         max_bytes=max(1, int(max_result_mb * 2**20)),
+        max_memory=int(max_memory_mb * 2**20),
         workers=workers,
         allow_service=allow_service,
         hosts=tuple(h.lower() for h in allow_host),
@@ -620,7 +625,8 @@ def serve(
     del kg  # the workers open the store read-only; the CLI may open it meanwhile
     _echo(
         f"benchkg SPARQL endpoint on http://{host}:{server.server_address[1]}/query "
-        f"(query page at /; {timeout:g} s and {max_result_mb:g} MiB per query, {workers} at once); "
+        f"(query page at /; {timeout:g} s, {max_memory_mb:g} MiB of memory and {max_result_mb:g} MiB of answer "
+        f"per query, {workers} at once); "
         "Ctrl-C stops it",
         err=True,
     )

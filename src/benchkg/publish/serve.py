@@ -21,6 +21,7 @@ import errno
 import html
 import io
 import multiprocessing
+import os
 import re
 import select
 import socket
@@ -48,6 +49,10 @@ WORKERS = 4
 #: the largest query body, and how long a client may take to send its request
 MAX_BODY = 1_000_000
 REQUEST_TIMEOUT_S = 30.0
+#: the memory one query's worker may hold (resident); past it the query is stopped
+MAX_MEMORY_BYTES = 2 * 1024**3
+#: the time a client has to send its whole request (line, headers and body), however it trickles
+REQUEST_DEADLINE_S = 10.0
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>benchkg SPARQL</title>
@@ -83,6 +88,8 @@ class Limits:
     workers: int = WORKERS
     allow_service: bool = False
     hosts: tuple[str, ...] = field(default_factory=tuple)
+    max_memory: int = MAX_MEMORY_BYTES
+    request_deadline: float = REQUEST_DEADLINE_S  # the time a client has to send its whole request
 
     def __post_init__(self):
         """:raises UsageError: for a limit that would refuse every query (0, negative, not a number)."""
@@ -99,6 +106,23 @@ class Limits:
             )
         if isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1:
             raise UsageError(f"--workers {self.workers!r}: queries answered at once, 1 or more (e.g. 4)")
+        if isinstance(self.max_memory, bool) or not isinstance(self.max_memory, int) or self.max_memory < 2**26:
+            raise UsageError(
+                f"--max-memory-mb: a query needs 64 MiB at least (its worker alone takes ~50), "
+                f"not {self.max_memory!r} bytes"
+            )
+
+
+def _resident(pid: int | None) -> int:
+    """The bytes of memory process ``pid`` holds now (0 when it is gone, or unknown)."""
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 class _TooLarge(Exception):
@@ -253,6 +277,22 @@ class Handler(BaseHTTPRequestHandler):
     limits: Limits
     context: Any  # the forkserver multiprocessing context
     slots: threading.BoundedSemaphore  # one per worker
+    deadlines: _Deadlines  # the whole request is in within REQUEST_DEADLINE_S, or the connection goes
+
+    def setup(self):
+        super().setup()
+        self.deadlines.start(self.connection)
+
+    def parse_request(self) -> bool:
+        if self.deadlines.missed(self.connection):  # not all in by the deadline: nothing is answered
+            self.close_connection = True
+            return False
+        return super().parse_request()
+
+    def finish(self):
+        self.deadlines.forget(self.connection)
+        super().finish()
+
     server_version = "benchkg"
     timeout = REQUEST_TIMEOUT_S  # a client that sends its request slowly (or never) is let go
 
@@ -361,7 +401,11 @@ class Handler(BaseHTTPRequestHandler):
         if int(length) > MAX_BODY:
             self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a query is at most {MAX_BODY // 10**6} MB")
             return None
-        return self.rfile.read(int(length))
+        body = self.rfile.read(int(length))
+        if len(body) < int(length):  # the client went, or was cut off: part of a query is not the query
+            self.close_connection = True
+            return None
+        return body
 
     def _chunks(self) -> bytes | None:
         body = bytearray()
@@ -397,6 +441,9 @@ class Handler(BaseHTTPRequestHandler):
             return True
 
     def _run(self, query: str, fmt: str, extra: dict | None = None) -> None:
+        if self.deadlines.missed(self.connection):  # a body cut off at the deadline is not the query sent
+            return None
+        self.deadlines.met(self.connection)  # the request is in: the query's own limits apply now
         if is_update(query):
             return self._error(HTTPStatus.FORBIDDEN, "this endpoint is read-only: it answers queries, not updates")
         deadline = time.monotonic() + self.limits.timeout
@@ -423,6 +470,12 @@ class Handler(BaseHTTPRequestHandler):
             send.close()
             try:
                 while not receive.poll(0.05):
+                    if _resident(worker.pid) > self.limits.max_memory:
+                        return self._error(
+                            HTTPStatus.SERVICE_UNAVAILABLE,
+                            f"the query was stopped at {self.limits.max_memory / 2**20:,.0f} MiB of memory "
+                            "(benchkg serve --max-memory-mb); ask for less",
+                        )
                     if time.monotonic() > deadline:
                         return self._error(
                             HTTPStatus.SERVICE_UNAVAILABLE,
@@ -447,6 +500,53 @@ class Handler(BaseHTTPRequestHandler):
             self.slots.release()
 
 
+class _Deadlines:
+    """One thread that cuts off each connection whose request is not all in by its deadline (the
+    handler's own timeout counts per read: a client sending a byte every few seconds held its thread,
+    and a thousand of them the server, for ever)."""
+
+    def __init__(self, seconds: float = REQUEST_DEADLINE_S):
+        self.seconds = seconds
+        self.due: dict[socket.socket, float] = {}
+        self.cut: set[socket.socket] = set()
+        self.lock = threading.Lock()
+        threading.Thread(target=self._watch, daemon=True, name="benchkg-request-deadlines").start()
+
+    def start(self, conn: socket.socket) -> None:
+        with self.lock:
+            self.due[conn] = time.monotonic() + self.seconds
+
+    def met(self, conn: socket.socket) -> None:
+        with self.lock:
+            self.due.pop(conn, None)
+
+    def missed(self, conn: socket.socket) -> bool:
+        """Whether ``conn`` was cut off: what was read of its request is not a request (a request line
+        cut short still parses, and would run as a query)."""
+        with self.lock:
+            return conn in self.cut
+
+    def forget(self, conn: socket.socket) -> None:
+        with self.lock:
+            self.due.pop(conn, None)
+            self.cut.discard(conn)
+
+    def _watch(self) -> None:
+        while True:
+            time.sleep(0.25)
+            now = time.monotonic()
+            with self.lock:
+                late = [c for c, t in self.due.items() if t < now]
+                for conn in late:
+                    del self.due[conn]
+                    self.cut.add(conn)
+            for conn in late:
+                try:
+                    conn.shutdown(socket.SHUT_RDWR)  # its thread's read ends now; the thread closes it
+                except OSError:
+                    pass
+
+
 def make_handler(store_path: Path, limits: Limits) -> type[Handler]:
     """A :class:`Handler` class answering from the store at ``store_path`` within ``limits``."""
     context = multiprocessing.get_context("forkserver")  # children forked from a clean, single-threaded process
@@ -461,8 +561,17 @@ def make_handler(store_path: Path, limits: Limits) -> type[Handler]:
             "limits": limits,
             "context": context,
             "slots": threading.BoundedSemaphore(limits.workers),
+            "deadlines": _Deadlines(limits.request_deadline),
         },
     )
+
+
+class _Server(ThreadingHTTPServer):
+    """A thread per connection, and room to queue many at once (the default five dropped connections
+    while a crowd of slow clients arrived, and a normal client's connect waited seconds for a retry)."""
+
+    request_queue_size = 1024
+    daemon_threads = True
 
 
 def make_server(
@@ -472,7 +581,7 @@ def make_server(
     free one). The store is only ever opened read-only, per query."""
     limits = limits or Limits()
     try:
-        server = ThreadingHTTPServer((host, port), make_handler(Path(store_path), limits))
+        server = _Server((host, port), make_handler(Path(store_path), limits))
     except OSError as e:
         raise UsageError(
             f"cannot listen on {host}:{port}: {e.strerror or e}"
