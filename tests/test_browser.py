@@ -251,3 +251,93 @@ def test_every_comparison_page_fits_a_1280_px_window(browser, server, seed_site)
     pg.screenshot(path=str(ARTIFACTS / "comparison-1280.png"), full_page=True)
     context.close()
     assert not problems, problems
+
+
+#: text a hostile record could hold; each would set window.__pwned if a page ran it
+INJECTED = {
+    "title": "<script>window.__pwned = 'title'</script> CoreWeave GB200 NVL72",
+    "system_name": '"><img src=x onerror="window.__pwned = \'system\'"> CoreWeave',
+    "notes": "[see the run](javascript:window.__pwned='notes') <svg onload=\"window.__pwned='svg'\"></svg>",
+}
+MODEL_NAME = "Llama 2 70B <iframe srcdoc=\"<script>parent.__pwned='model'</script>\"></iframe>"
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    """The seed data with one claim's text and one model's name holding markup, its site, and the
+    markdown of a query over them rendered to HTML as a permissive renderer would (raw HTML on)."""
+    import json
+    import shutil
+
+    from markdown_it import MarkdownIt
+
+    from conftest import DATA, cli
+
+    root = tmp_path_factory.mktemp("hostile")
+    data = root / "data"
+    shutil.copytree(DATA, data)
+    claim = data / "benchmarks" / "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server.json"
+    claim.write_text(json.dumps({**json.loads(claim.read_text()), **INJECTED}, indent=2))
+    model = data / "models" / "llama2-70b.json"
+    model.write_text(json.dumps({**json.loads(model.read_text()), "name": MODEL_NAME}, indent=2))
+    site = root / "site"
+    assert cli("site", "-o", site, "--data", data).exit_code == 0
+    for name, params in (("leaderboard", ["model=llama2-70b", "scenario=server"]), ("accelerator-fabrics", [])):
+        args = [a for p in params for a in ("--param", p)]
+        md = cli("query", name, *args, "--format", "markdown", "--limit", "0", "--data", data)
+        assert md.exit_code == 0, md.stderr
+        html = MarkdownIt("commonmark", {"html": True}).enable("table").render(md.stdout)
+        (site / f"rendered-{name}.html").write_text(f"<!doctype html><meta charset=utf-8><body>{html}</body>")
+    return site
+
+
+def test_injected_records_run_no_script_on_any_page(browser, hostile):
+    """Records holding <script>, event handlers, an iframe and a javascript: link: on the site's pages
+    that show them, and in the query markdown rendered with raw HTML allowed, the markup shows as
+    text, no script runs and no link runs code."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(hostile)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    context = browser.new_context()
+    try:
+        pg = context.new_page()
+        dialogs = []
+        pg.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        pages = [
+            "index.html",
+            GB200,
+            "id/models/llama2-70b/index.html",
+            "id/benchmarks/index.html",
+            "id/models/index.html",
+            "queries/leaderboard/index.html",
+            "rendered-leaderboard.html",
+            "rendered-accelerator-fabrics.html",
+        ]
+        shown = ""
+        for path in pages:
+            assert (hostile / path).is_file(), path
+            pg.goto(base + path)
+            pg.wait_for_load_state("load")
+            assert pg.evaluate("window.__pwned") is None, (
+                f"{path}: injected markup ran ({pg.evaluate('window.__pwned')})"
+            )
+            assert (
+                pg.evaluate(
+                    "[...document.querySelectorAll('a[href]')].filter(a => /^\\s*javascript:/i.test(a.getAttribute('href'))).length"
+                )
+                == 0
+            ), path
+            assert pg.evaluate(
+                "document.querySelectorAll('script:not([src]), iframe, svg[onload], img[onerror]').length"
+            ) == pg.evaluate(
+                "document.querySelectorAll('script:not([src])').length - [...document.querySelectorAll('script:not([src])')].filter(s => s.textContent.includes('__pwned')).length"
+            ), f"{path}: an injected element is in the page"
+            shown += pg.inner_text("body")
+        assert not dialogs
+        # the test saw the injected text (as text): it is not vacuous
+        assert "<script>window.__pwned = 'title'</script>" in shown and "<iframe srcdoc=" in shown
+        assert "onerror=" in shown
+    finally:
+        context.close()
+        httpd.shutdown()
+        httpd.server_close()

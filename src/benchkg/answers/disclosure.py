@@ -15,6 +15,7 @@ from typing import Callable
 
 from pyoxigraph import Literal
 
+from benchkg.answers.results import markdown_text
 from benchkg.kernel.rows import Results
 
 #: the columns that hold values benchkg derived, never published as an MLPerf metric
@@ -58,13 +59,11 @@ class Disclosure:
 
     def lines(self, markdown: bool = False) -> list[str]:
         """The footnotes as lines: ``[1] …`` (``[^1]: …`` in Markdown), then the notes under them."""
-        head = [f"[^{n}]: {text}" if markdown else f"[{n}] {text}" for n, text in enumerate(self.notes, 1)]
-        return (
-            (["Disclosures (MLPerf results-messaging guidelines):", ""] if not markdown else [])
-            + head
-            + ([""] if head else [])
-            + self.tail
-        )
+        if markdown:  # the texts come from records: shown as written, never as markup
+            head = [f"[^{n}]: {markdown_text(text)}" for n, text in enumerate(self.notes, 1)]
+            return head + ([""] if head else []) + [markdown_text(line) for line in self.tail]
+        head = [f"[{n}] {text}" for n, text in enumerate(self.notes, 1)]
+        return ["Disclosures (MLPerf results-messaging guidelines):", ""] + head + ([""] if head else []) + self.tail
 
 
 _QUERY = """PREFIX bk: <https://w3id.org/benchkg/ontology#>

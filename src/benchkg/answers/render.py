@@ -13,7 +13,7 @@ from pathlib import Path
 from benchkg.answers.caveats import format_caveats
 from benchkg.answers.curves import to_curve_chart
 from benchkg.answers.disclosure import with_marks
-from benchkg.answers.results import CHART_ROWS, FORMATS, TableOptions, to_chart, to_table
+from benchkg.answers.results import CHART_ROWS, FORMATS, TableOptions, markdown_text, to_chart, to_table
 from benchkg.kernel.errors import UsageError
 
 #: the formats for people: notes under the rows, on stdout
@@ -59,6 +59,8 @@ def render(answer, fmt: str = "table", *, offset: int = 0, columns: tuple[str, .
     else:
         out = FORMATS[fmt](shown)
     notes = ["\n" + n for n in filter(None, [format_caveats(answer.caveats, shown.count), *answer.notes()])]
+    if markdown:  # caveats and notes quote records' text: shown as written, never as markup
+        notes = [markdown_text(n) for n in notes]
     if answer.disclosure is not None and (answer.disclosure.notes or answer.disclosure.tail):
         notes.append("\n" + "\n".join(answer.disclosure.lines(markdown=markdown)))
     return Rendered(out, notes, data=fmt not in FOR_PEOPLE, resolved=[f"({note})" for note in answer.resolved])

@@ -494,6 +494,18 @@ def wrap(text: str, width: int | None = None, indent: str = "", hyphens: bool = 
 _FOOTNOTES = re.compile(r"(?:\[\^\d+\][ ,]*)+")
 
 
+def markdown_text(text: str) -> str:
+    """``text`` as Markdown that shows it as written: HTML escaped (a record's ``<script>`` is shown,
+    never run) and Markdown's marks escaped (no link, image or emphasis is made from a record's text);
+    its line breaks are kept.
+
+    >>> print(markdown_text('Llama <iframe src=x> [x](javascript:y) *a*'))
+    Llama &lt;iframe src=x&gt; \\[x\\](javascript:y) \\*a\\*
+    """
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return re.sub(r"([\\`*_\[\]|!])", r"\\\1", text)
+
+
 def to_markdown(results: Results) -> str:
     """A GitHub-flavoured Markdown table whose cells are text: HTML is escaped (a record's
     ``<script>`` is shown, never run), Markdown's marks are escaped (no link or image is made from a
@@ -509,8 +521,7 @@ def to_markdown(results: Results) -> str:
     def esc(v: str) -> str:
         if _FOOTNOTES.fullmatch(v):  # the disclosure's own marks ([^1][^2]): Markdown footnotes, kept
             return v
-        v = v.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        return " ".join(re.sub(r"([\\`*_\[\]|!])", r"\\\1", v).splitlines())
+        return " ".join(markdown_text(v).splitlines())
 
     head = "| " + " | ".join(results.vars) + " |"
     rule = "|" + "|".join("---" for _ in results.vars) + "|"
