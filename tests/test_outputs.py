@@ -333,3 +333,30 @@ def test_init_that_cannot_write_leaves_nothing_to_block_the_next(tmp_path):
     done = _run("init", repo)
     assert done.returncode == 0, done.stderr
     assert "[benchkg]" in (repo / "benchkg.toml").read_text() and (repo / "data" / "benchmarks").is_dir()
+
+
+@pytest.mark.parametrize(
+    "call,said",
+    [
+        (lambda b, d: b.open(123), "benchkg.open(data=123): data is text or a path, not int"),
+        (lambda b, d: b.open(d, timeout="30"), "benchkg.open(timeout='30'): timeout is a number or None, not str"),
+        (lambda b, d: b.open(d, persist=1), "persist is True or False, not int"),
+        (lambda b, d: b.open(d).query(5), "query(name=5): name is text, not int"),
+        (lambda b, d: b.open(d).query("leaderboard", limit="3"), "limit is a whole number or None, not str"),
+        (lambda b, d: b.open(d).show(None), "show(ident=None): ident is text, not NoneType"),
+        (lambda b, d: b.open(d).compare("a", 7), "compare(b=7): b is text, not int"),
+        (lambda b, d: b.open(d).results(where="round=6.1"), "write where=['round=6.1']"),
+        (lambda b, d: b.open(d).results(group_by=[1]), "results(group_by=[1]): group_by is a list of text"),
+        (lambda b, d: b.api.explain(None), "benchkg.explain(term=None)"),
+    ],
+)
+def test_an_api_call_with_a_wrong_type_says_which_argument(call, said, data_copy):
+    """Issue 33: API calls with wrong types failed deep inside (a TypeError from pathlib, an
+    AttributeError on None, a string read letter by letter as where clauses)."""
+    import benchkg
+    import benchkg.api
+    from benchkg.kernel.errors import UsageError
+
+    with pytest.raises(UsageError) as raised:
+        call(benchkg, data_copy)
+    assert said in str(raised.value)

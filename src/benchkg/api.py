@@ -57,6 +57,7 @@ from benchkg.importers.common import ImportReport
 from benchkg.importers.epoch import import_epoch
 from benchkg.importers.inferencex import import_inferencex
 from benchkg.importers.mlperf import import_mlperf
+from benchkg.kernel.arguments import checked, sequence_of_text
 from benchkg.kernel.atomic import write_atomic
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.transport import Timeouts, check_url
@@ -178,6 +179,7 @@ class KnowledgeGraph:
     :param timeout: the longest one request to ``endpoint`` (or a push) may take, in seconds.
     """
 
+    @checked
     def __init__(
         self,
         data: str | Path = "data",
@@ -259,6 +261,7 @@ class KnowledgeGraph:
 
         return saved_queries(self.layout.query_dirs)
 
+    @checked
     def saved_query(self, name: str):
         """The saved query ``name`` (benchkg's or the data repository's own) or a ``.rq`` file, read once
         into a :class:`benchkg.answers.queries.SavedQuery` (text, parameters, chart, caveat columns) that
@@ -387,13 +390,13 @@ class KnowledgeGraph:
         True
         """
         request = Request(
-            where=list(where),
-            columns=list(columns),
+            where=list(sequence_of_text(where, "where", "results")),
+            columns=list(sequence_of_text(columns, "columns", "results")),
             pair=pair,
-            hold=list(hold) if hold is not None else None,
-            group_by=list(group_by),
+            hold=list(sequence_of_text(hold, "hold", "results")) if hold is not None else None,
+            group_by=list(sequence_of_text(group_by, "group_by", "results")),
             agg=agg,
-            best_per=list(best_per),
+            best_per=list(sequence_of_text(best_per, "best_per", "results")),
             only_in=only_in,
             not_in=not_in,
             sort=sort,
@@ -423,6 +426,7 @@ class KnowledgeGraph:
                 return f"Empty because no result has {request.where[n - 1]}{before}."
         return "Empty: every condition matches results, but the verbs (pair, best-per, not-in) leave none."
 
+    @checked
     def find(self, ident: str):
         """The record ``ident`` names: an id, ``kind/id``, or any name or alias of a record, in any case
         (:class:`benchkg.records.names.Resolved`).
@@ -438,6 +442,7 @@ class KnowledgeGraph:
             return resolve(self.names(), [kind], rest, "")
         return resolve(self.names(), [k for k in KINDS if k in NAMED_KINDS], ident, "")
 
+    @checked
     def query(self, name: str, *, limit: int | None = None, offset: int = 0, **params) -> Rows:
         """Run a saved query; parameters as keywords (``"any"`` lifts a default), ``limit`` and
         ``offset`` a window of its rows. Returns :class:`Rows` of Python values.
@@ -473,6 +478,7 @@ class KnowledgeGraph:
         return self.report(engine).findings
 
     @_guarded
+    @checked
     def show(self, ident: str, all_referrers: bool = False) -> str:
         """One record, readable: its fields, derived values, what refers to it, its caveats and findings.
 
@@ -491,6 +497,7 @@ class KnowledgeGraph:
         )
 
     @_guarded
+    @checked
     def compare(self, a: str, b: str):
         """Whether two claims can be compared: values, ratio, every difference and the caveats
         (:class:`benchkg.answers.compare.Comparison`; ``.text()`` reads it)."""
@@ -500,6 +507,7 @@ class KnowledgeGraph:
         return compare_claims(self.store, a, b, self.base)
 
     @_guarded
+    @checked
     def push(self, endpoint: str, *, gsp: str | None = None, update_endpoint: str | None = None, progress=None):
         """Make the SPARQL store at ``endpoint`` hold exactly this graph, sending only what changed
         (:func:`benchkg.graph.remote.push_graph`); the :class:`benchkg.graph.remote.PushResult`.
@@ -529,6 +537,7 @@ class KnowledgeGraph:
             self._names = names_of(self.layout.layers)
         return self._names
 
+    @checked
     def draft(self, source: str | Path, out: str | Path | None = None) -> list:
         """The draft claims of a saved blog post, press release or record page, one per number it states
         with its own context (:mod:`benchkg.records.draft`); with ``out``, each written there as
@@ -556,6 +565,7 @@ class KnowledgeGraph:
         return results
 
     @_guarded
+    @checked
     def export(self, path: str | Path, format: str | None = None) -> Path:
         """Write the graph to ``path`` (Turtle, N-Triples, TriG, N-Quads or JSON-LD, by the file name
         unless ``format`` says); returns the path."""
@@ -565,6 +575,7 @@ class KnowledgeGraph:
         export_graph(self.store, Path(path), format, self.base)
         return Path(path)
 
+    @checked
     def site(
         self,
         out: str | Path,
@@ -633,6 +644,7 @@ def reference(prepare: bool = False, progress=None):
     return describe_reference()
 
 
+@checked
 def open(data: str | Path = "data", **options) -> KnowledgeGraph:  # noqa: A001 - benchkg.open, as in the README
     """Open a records folder (see :class:`KnowledgeGraph` for the options).
 
@@ -642,6 +654,7 @@ def open(data: str | Path = "data", **options) -> KnowledgeGraph:  # noqa: A001 
     return KnowledgeGraph(data, **options)
 
 
+@checked
 def explain(term: str) -> tuple[str, str]:
     """``(term, what it means)`` for a term of the field (any case, a few spellings); ``"all"`` gives
     every term, one per line.
@@ -660,6 +673,7 @@ def explain(term: str) -> tuple[str, str]:
 IMPORTERS = {"mlperf": (import_mlperf, True), "epoch": (import_epoch, False), "inferencex": (import_inferencex, True)}
 
 
+@checked
 def import_data(source: str, paths, out: str | Path = "data", progress=None) -> ImportReport:
     """Turn third-party data into records in ``out`` (same input, same files, byte for byte):
     ``mlperf`` round folders, Epoch's ``ml_hardware.csv``, or an InferenceX benchmarks export.
@@ -685,6 +699,7 @@ def import_data(source: str, paths, out: str | Path = "data", progress=None) -> 
     return report
 
 
+@checked
 def init(target: str | Path) -> list[Path]:
     """Start a data repository of one's own in ``target`` (missing or empty): data/ with an example
     claim, benchkg.toml, queries/, shapes/, a .gitignore, a pre-commit config and a CI workflow; the
