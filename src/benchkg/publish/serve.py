@@ -106,6 +106,9 @@ class Limits:
             )
         if isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1:
             raise UsageError(f"--workers {self.workers!r}: queries answered at once, 1 or more (e.g. 4)")
+        deadline = self.request_deadline
+        if isinstance(deadline, bool) or not isinstance(deadline, (int, float)) or not 0 < deadline < float("inf"):
+            raise UsageError(f"request_deadline {deadline!r}: the seconds a request may take to arrive, more than 0")
         if isinstance(self.max_memory, bool) or not isinstance(self.max_memory, int) or self.max_memory < 2**26:
             raise UsageError(
                 f"--max-memory-mb: a query needs 64 MiB at least (its worker alone takes ~50), "
