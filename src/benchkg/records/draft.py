@@ -282,9 +282,8 @@ def figures(text: str) -> list[Figure]:
     out = []
     for offset, sentence in sentences(text):
         for m in mentions(sentence):
-            after = sentence[
-                m.end : m.end + 200
-            ]  # what follows a number is read near it (a slice to the end was quadratic)
+            # what follows a number is read near it (a slice to the sentence's end was quadratic)
+            after = sentence[m.end : m.end + 200]
             before = sentence[max(0, m.start - 12) : m.start]
             if (
                 NOT_A_FIGURE.match(after)
@@ -452,11 +451,17 @@ def _clause(f: Figure) -> tuple[str, int]:
     return f.sentence, ends[i - 1] if i else 0
 
 
-def _clause_text(f: Figure) -> str:
+def _clause_span(f: Figure) -> tuple[str, int, int]:
+    """(sentence, start, end) of the clause of a figure's sentence that holds it."""
     sentence, start = _clause(f)
     starts, _ends = _breaks(sentence)
-    after = bisect.bisect_right(starts, f.mention.start)
-    return sentence[start : starts[after] if after < len(starts) else len(sentence)]
+    after = bisect.bisect_right(starts, f.mention.start)  # the first break past the figure ends its clause
+    return sentence, start, starts[after] if after < len(starts) else len(sentence)
+
+
+def _clause_text(f: Figure) -> str:
+    sentence, start, end = _clause_span(f)
+    return sentence[start:end]
 
 
 @functools.lru_cache(maxsize=256)
@@ -469,10 +474,7 @@ def _breaks(sentence: str) -> tuple[list[int], list[int]]:
 
 def _own_context(f: Figure) -> bool:
     """Whether a figure's clause states a count, a scenario or an instance count of its own."""
-    sentence, start = _clause(f)
-    starts, _ends = _breaks(sentence)
-    after = bisect.bisect_right(starts, f.mention.start)
-    return _states_context(sentence, start, starts[after] if after < len(starts) else len(sentence))
+    return _states_context(*_clause_span(f))
 
 
 @functools.lru_cache(maxsize=1024)
