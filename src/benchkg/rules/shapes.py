@@ -45,12 +45,12 @@ def load_shapes(shape_dirs: Path | tuple[Path, ...] = ()):
 
 
 def _check_sparql(graph, path: Path) -> None:
-    """:raises InputError: for a shape's SPARQL (``sh:select``, ``sh:ask``) that calls ``SERVICE``
+    """:raises InputError: for a shape's SPARQL (``sh:select``, ``sh:ask``, ``sh:construct``) that calls ``SERVICE``
     (every build runs the shapes a gotcha cites, so a plain ``query`` would fetch the URL) or nests
     deeper than a parser survives: such a shape is never run, not even by ``validate``."""
     from rdflib import URIRef
 
-    for key in ("select", "ask"):
+    for key in ("select", "ask", "construct"):  # construct: SHACL-AF rules, which pyshacl runs
         for text in graph.objects(None, URIRef(SH + key)):
             text = str(text)
             where = _line_of(path, text)
