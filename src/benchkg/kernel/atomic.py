@@ -8,7 +8,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from benchkg.kernel.errors import UsageError, cannot_write
+from benchkg.kernel.errors import UsageError, write_refused
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -34,8 +34,8 @@ def write_atomic(path: Path, data: bytes) -> None:
     except OSError as e:
         if tmp:
             Path(tmp).unlink(missing_ok=True)
-        said = cannot_write(OSError(e.errno, e.strerror, str(path)))
-        raise UsageError(f"{said or f'cannot write {path}: {e.strerror or e}'}; nothing was written") from None
+        why = write_refused(e) or e.strerror or str(e)
+        raise UsageError(f"cannot write {path}: {why}; nothing was written") from None
     except BaseException:
         if tmp:
             Path(tmp).unlink(missing_ok=True)

@@ -19,7 +19,7 @@ _TOKEN = re.compile(
 """,
     re.S | re.X,
 )
-_OPEN, _CLOSE = "{([", "})]"
+_OPEN = "{(["
 
 
 def nesting(text: str) -> tuple[int, int]:

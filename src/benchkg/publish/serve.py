@@ -53,6 +53,8 @@ REQUEST_TIMEOUT_S = 30.0
 MAX_MEMORY_BYTES = 2 * 1024**3
 #: the time a client has to send its whole request (line, headers and body), however it trickles
 REQUEST_DEADLINE_S = 10.0
+#: what an update is told, however it is sent
+READ_ONLY = "this endpoint is read-only: it answers queries, not updates"
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>benchkg SPARQL</title>
@@ -370,7 +372,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         url = urllib.parse.urlsplit(self.path)
         if url.path == "/update":
-            return self._error(HTTPStatus.FORBIDDEN, "this endpoint is read-only: it answers queries, not updates")
+            return self._error(HTTPStatus.FORBIDDEN, READ_ONLY)
         if url.path != "/query":
             return self._error(HTTPStatus.NOT_FOUND, "not found: the SPARQL endpoint is /query")
         raw = self._body()
@@ -382,7 +384,7 @@ class Handler(BaseHTTPRequestHandler):
             return self._run(body, "")
         form = urllib.parse.parse_qs(body)
         if "update" in form or ctype == "application/sparql-update":
-            return self._error(HTTPStatus.FORBIDDEN, "this endpoint is read-only: it answers queries, not updates")
+            return self._error(HTTPStatus.FORBIDDEN, READ_ONLY)
         if "query" not in form:
             return self._error(HTTPStatus.BAD_REQUEST, "missing query parameter")
         self._run(form["query"][0], form.get("format", [""])[0])
@@ -448,7 +450,7 @@ class Handler(BaseHTTPRequestHandler):
             return None
         self.deadlines.met(self.connection)  # the request is in: the query's own limits apply now
         if is_update(query):
-            return self._error(HTTPStatus.FORBIDDEN, "this endpoint is read-only: it answers queries, not updates")
+            return self._error(HTTPStatus.FORBIDDEN, READ_ONLY)
         deadline = time.monotonic() + self.limits.timeout
         if not self.slots.acquire(timeout=self.limits.timeout):
             return self._error(HTTPStatus.SERVICE_UNAVAILABLE, "busy: every worker is answering; try again")
@@ -590,5 +592,4 @@ def make_server(
             f"cannot listen on {host}:{port}: {e.strerror or e}"
             + ("; another program uses the port: choose one with --port" if e.errno == errno.EADDRINUSE else "")
         ) from None
-    server.daemon_threads = True
     return server

@@ -92,8 +92,9 @@ def _fill(folder: Path) -> list[Path]:
 
 def _cannot(target: Path, error: OSError) -> UsageError:
     blocker = next((p for p in reversed(target.parents) if p.exists() and not p.is_dir()), None)
-    why = f"{blocker} is a file, not a folder" if blocker else write_refused(error) or error.strerror or str(error)
-    if write_refused(error) is None:
+    refused = write_refused(error)
+    why = f"{blocker} is a file, not a folder" if blocker else refused or error.strerror or str(error)
+    if refused is None:
         why += "; choose a folder you can write"
     return UsageError(f"cannot write {target}: {why}; nothing was written (benchkg init DIR makes DIR and all in it)")
 

@@ -53,12 +53,11 @@ def _check_sparql(graph, path: Path) -> None:
     for key in ("select", "ask", "construct"):  # construct: SHACL-AF rules, which pyshacl runs
         for text in graph.objects(None, URIRef(SH + key)):
             text = str(text)
-            where = _line_of(path, text)
             deepest, _line = nesting(text)
             if deepest > MAX_DEPTH:
                 raise InputError.at(
                     path,
-                    where,
+                    _line_of(path, text),
                     "",
                     f"a shape's sh:{key} nests {deepest} levels deep; benchkg reads SPARQL nested at most "
                     f"{MAX_DEPTH} levels: write it flatter",
@@ -66,7 +65,7 @@ def _check_sparql(graph, path: Path) -> None:
             if uses_service(text):
                 raise InputError.at(
                     path,
-                    where,
+                    _line_of(path, text),
                     "",
                     f"a shape's sh:{key} uses SERVICE, which would make this machine fetch another URL "
                     "whenever the shapes run; benchkg does not run it: remove the SERVICE call",
