@@ -139,6 +139,45 @@ def test_an_empty_answer_says_what_emptied_it(graph_data):
     assert "model=llama2-70b (--param" not in said, "lifting the model alone gives nothing: it is not named"
 
 
+def test_an_empty_answer_costs_one_more_query_for_its_defaults_and_more_only_for_what_was_typed():
+    """An empty answer asked with no parameters lifts its defaults together, once (not once per
+    default); parameters the user typed are lifted together, then each alone to name the one."""
+    from benchkg.answers.explain import why_empty
+    from benchkg.answers.queries import ANY, Param
+
+    class Saved:
+        params = {name: Param(name, "string", default=value) for name, value in (("a", "1"), ("b", "2"), ("c", "3"))}
+
+    class Found:
+        def __init__(self, count):
+            self.count, self.more = count, False
+
+    def run_on(rows_when):
+        runs = []
+
+        def run(params, limit=None):
+            runs.append(dict(params))
+            return Found(rows_when(params))
+
+        return run, runs
+
+    run, runs = run_on(lambda params: 0)
+    said = why_empty(Saved(), {}, run, given=set())
+    assert runs == [{"a": ANY, "b": ANY, "c": ANY}]
+    assert said == "No rows for a=1, b=2, c=3, and none with them lifted: the record holds no result like this."
+    run, runs = run_on(lambda params: 4 if params.get("b") == ANY else 0)
+    said = why_empty(Saved(), {}, run, given=set())
+    assert len(runs) == 1
+    assert (
+        said
+        == "No rows for a=1, b=2, c=3. What empties it: the defaults a=1, b=2, c=3 (--param a=any --param b=any --param c=any gives 4 rows)."
+    )
+    run, runs = run_on(lambda params: 4 if params.get("b") == ANY else 0)
+    said = why_empty(Saved(), {"a": "1", "b": "2"}, run, given={"a", "b"})
+    assert runs == [{"a": ANY, "b": ANY}, {"a": ANY, "b": "2"}, {"a": "1", "b": ANY}], "together, then each alone"
+    assert said == "No rows for a=1, b=2, c=3. What empties it: b=2 (--param b=any gives 4 rows)."
+
+
 def test_a_latency_answer_has_no_per_accelerator_caveat(graph_data, tmp_path):
     """Latencies are never divided: results at 4 and 8 accelerators ranked by latency carry no "compare
     per accelerator" caveat, while a throughput ranking at two scales does."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shlex
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,8 @@ from conftest import DATA, FULL_DATA
 from servers import Server, Virtuoso, virtuoso_binary
 from test_questions import QUESTIONS
 from test_remote import local_quads, remote_quads
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
 
 pytestmark = [
     pytest.mark.external,
@@ -87,11 +90,30 @@ def test_both_servers_hold_exactly_the_embedded_graph(engines, full_store, engin
 @pytest.mark.parametrize(
     "name,params", CASES, ids=[f"{n}{'+' if p else ''}{'&'.join(f'{k}={v}' for k, v in p.items())}" for n, p in CASES]
 )
-def test_every_saved_query_gives_the_same_rows_on_three_engines(engines, full_store, name, params):
+def test_every_saved_query_gives_the_same_rows_on_three_engines(engines, full_store, name, params, engine_times):
     embedded = rows(run_query(full_store, name, params))
     assert embedded or name in ("endpoints-curve", "at-interactivity") or params, f"{name}: no rows to compare"
     for engine, server in engines.items():
-        assert rows(run_remote_query(server.query, name, params)) == embedded, f"{name} on {engine}"
+        started = time.perf_counter()
+        answered = rows(run_remote_query(server.query, name, params))
+        engine_times.append((engine, name, params, time.perf_counter() - started))
+        assert answered == embedded, f"{name} on {engine}"
+
+
+@pytest.fixture(scope="module")
+def engine_times():
+    """How long each engine took for each saved query (issue 32 asks ≤ 10 s on Virtuoso): measured,
+    not asserted (a loaded test machine is no benchmark), and written to tests/artifacts/engine-times.tsv."""
+    times: list[tuple[str, str, dict, float]] = []
+    yield times
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "engine-times.tsv").write_text(
+        "engine\tquery\tparams\tseconds\n"
+        + "".join(
+            f"{engine}\t{name}\t{'&'.join(f'{k}={v}' for k, v in params.items())}\t{seconds:.3f}\n"
+            for engine, name, params, seconds in sorted(times, key=lambda t: -t[3])
+        )
+    )
 
 
 def test_list_cells_are_sorted_and_booleans_read_back_as_booleans(engines, full_store):

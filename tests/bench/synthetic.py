@@ -2,6 +2,9 @@
 
 Same seed, same size -> the same files. Numbers are made up; every record is valid under the
 shapes except for a few planted defects per thousand claims (so validation has findings to report).
+The claims are shaped like users' rather than like MLPerf's: two in five name no system record (a
+vendor's page rarely does), and some leave out the node count, the fabric or the submitter, or write
+their number with thousands separators.
 """
 
 from __future__ import annotations
@@ -87,6 +90,7 @@ def generate(out: Path, claims: int, seed: int = 7, base_data: Path | None = Non
     submitters = [f"syn-submitter-{i:02d}" for i in range(30)]
     for s in submitters:
         write(data, "organizations", {"id": s, "name": s})
+    shape = random.Random(seed + 1)  # (a stream of its own: the numbers stay those of the plain claims)
     for n in range(claims):
         rnd.choice(accelerators)  # (kept so that the rest of the stream, and the numbers, stay as before)
         idx = (n % systems) % len(accelerators)
@@ -132,5 +136,13 @@ def generate(out: Path, claims: int, seed: int = 7, base_data: Path | None = Non
             record["parallelism"] = {"tensor": rnd.choice([1, 2, 4, 8]), "data": 1}
         if rnd.random() < 0.002:  # planted defect: an interconnect the accelerator does not have
             record["interconnect_ids"] = interconnects
+        if shape.random() < 0.4:  # a claim that names no system record, only its machine's name
+            del record["system_id"]
+            record["system_name"] = f"{shape.choice(['', 'the ', 'A '])}System {n % systems}"
+        for field, share in (("node_count", 0.2), ("interconnect_ids", 0.25), ("submitter_id", 0.1)):
+            if field in record and shape.random() < share:
+                del record[field]
+        if shape.random() < 0.2:  # "123,456.78 tokens/s"
+            record["sources"][0]["quote"] = f"{value:,} tokens/s"
         write(data, "benchmarks", record)
     return data

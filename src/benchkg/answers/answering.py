@@ -85,9 +85,16 @@ def assemble(
     An ``auto`` default is settled once here (:func:`benchkg.answers.queries.settle`) and runs as if given; with
     ``cite``, each shown row's claims get the MLPerf disclosure footnotes (:mod:`benchkg.answers.disclosure`)."""
     settled = settle(saved, params, base, select)
+    whole: dict[tuple, object] = {}  # the answers run whole, by their parameters: a note asking again reuses one
 
     def settled_run(p, **window_):
-        return run({**settled, **p}, **window_)
+        key = tuple(sorted({**settled, **p}.items()))
+        if key in whole:  # (a whole answer also tells a window's count: its rows are all there)
+            return whole[key]
+        results = run({**settled, **p}, **window_)
+        if not window_:
+            whole[key] = results
+        return results
 
     windowed = limit is not None or offset
     results = settled_run(params, limit=limit, offset=offset) if windowed else settled_run(params)
@@ -112,7 +119,7 @@ def assemble(
         sides = (saved.then_args.get("a", "a"), saved.then_args.get("b", "b"))
         answer.unpaired = unpaired_note(sides, results.extra["unpaired"], hint="")
     if not results.count:
-        answer.empty = why_empty(saved, {**params, **settled}, run)
+        answer.empty = why_empty(saved, {**params, **settled}, settled_run, given=set(params))
     if cite:
         answer.disclosure = disclose(select, results, saved.claims)
     return answer

@@ -142,9 +142,18 @@ def absent_rounds(select: Callable[[str], list[dict]], saved, params: dict, resu
     )
 
 
-def why_empty(saved, params: dict, run: Callable) -> str:
-    """Which part of the slice emptied an answer: each parameter in force, lifted alone, and whether
-    results then appear."""
+def why_empty(saved, params: dict, run: Callable, given: set[str] | None = None) -> str:
+    """Which part of the slice emptied an answer. The parameters the user ``given`` are lifted (all
+    together once when there are several, and each alone only when that brings results, to name the
+    one); when none of them explains it, the defaults in force are lifted together, once. So an
+    answer asked with no parameters costs one more query, not one per default. ``given`` defaults
+    to every parameter in ``params``.
+
+    >>> class Saved:
+    ...     params = {}
+    >>> why_empty(Saved(), {}, None)
+    'No rows: the record holds nothing this query asks about.'
+    """
 
     in_force = {
         n: params.get(n, p.default)
@@ -153,18 +162,36 @@ def why_empty(saved, params: dict, run: Callable) -> str:
     }
     if not in_force:
         return "No rows: the record holds nothing this query asks about."
-    lifting = []
-    for name, value in in_force.items():
-        try:
-            found = run({**params, name: ANY}, limit=1)
-        except Exception:  # noqa: BLE001 - a parameter that cannot be lifted alone (it names what the query is about)
-            continue
-        if found.count:
-            lifting.append(
-                f"{name}={value} (--param {name}=any gives {'more than ' if found.more else ''}"
-                f"{found.count:,} row{'s' if found.count != 1 else ''})"
-            )
     asked = ", ".join(f"{n}={v}" for n, v in in_force.items())
+    typed = [n for n in in_force if n in (params if given is None else given)]
+    defaults = [n for n in in_force if n not in typed]
+
+    def lifted(names) -> object | None:
+        try:
+            return run({**params, **{name: ANY for name in names}}, limit=1)
+        except Exception:  # noqa: BLE001 - a parameter that cannot be lifted (it names what the query is about)
+            return None
+
+    def gives(names, found) -> str:
+        return (
+            f"(--param {' --param '.join(f'{n}=any' for n in names)} gives {'more than ' if found.more else ''}"
+            f"{found.count:,} row{'s' if found.count != 1 else ''})"
+        )
+
+    lifting = []
+    together = lifted(typed) if len(typed) > 1 else None
+    if len(typed) == 1 or (together is not None and together.count):
+        for name in typed:
+            found = together if len(typed) == 1 and together is not None else lifted([name])
+            if found is not None and found.count:
+                lifting.append(f"{name}={in_force[name]} {gives([name], found)}")
+        if not lifting and together is not None:
+            lifting.append(" and ".join(f"{n}={in_force[n]}" for n in typed) + f" together {gives(typed, together)}")
+    if not lifting and defaults:
+        found = lifted(defaults)
+        if found is not None and found.count:
+            named = ", ".join(f"{n}={in_force[n]}" for n in defaults)
+            lifting.append(f"the defaults {named} {gives(defaults, found)}")
     if lifting:
         return f"No rows for {asked}. What empties it: " + "; ".join(lifting) + "."
-    return f"No rows for {asked}, and none with any one of them lifted: the record holds no result like this."
+    return f"No rows for {asked}, and none with them lifted: the record holds no result like this."

@@ -577,7 +577,9 @@ def _finish(
         claims = [
             prefix + key for key in result.added + result.changed + result.removed if key.startswith("benchmarks/")
         ]
-        _derive_caveats(store, base, claims, shape_dirs=shape_dirs)
+        keys = result.added + result.changed + result.removed
+        claims_only = all(key.startswith("benchmarks/") for key in keys)
+        _derive_caveats(store, base, claims, shape_dirs=shape_dirs, claims_only=claims_only)
     if optimize:
         store.optimize()  # after a bulk load; at 100k claims: leaderboard 0.63 -> 0.27 s, for 6.8 s
     if result.touched or rebuild_all or interrupted or (snapshot is not None and not snapshot_valid):
@@ -772,7 +774,12 @@ def _field_paths_by_predicate() -> dict[str, str]:
 
 
 def _derive_caveats(
-    store: Store, base: str, claims: list[str] | None = None, *, shape_dirs: tuple[Path, ...] = ()
+    store: Store,
+    base: str,
+    claims: list[str] | None = None,
+    *,
+    shape_dirs: tuple[Path, ...] = (),
+    claims_only: bool = False,
 ) -> None:
     """Recompute which gotchas apply to which single claims (DESIGN §5.4): those a claim links
     (``gotcha_ids``); *claim caveats*, whose ``applies_to`` facets all match it (one join query per
@@ -783,7 +790,8 @@ def _derive_caveats(
     ``claims`` limits the linked and claim caveats to those claim IRIs (when no gotcha changed, they
     depend only on the claim itself); finding caveats are recomputed whole, because a finding may
     pair a claim with another (Server beats Offline). By default every claim is re-derived.
-    ``shape_dirs`` are the folders of shapes (benchkg's by default)."""
+    ``shape_dirs`` are the folders of shapes (benchkg's by default). ``claims_only`` says that nothing
+    but those claims changed (no system or chip a match reads at), so only their audited links are redone."""
     graph = caveats_graph(base)
     manifest = manifest_graph(base)
     for old in list(store.quads_for_pattern(manifest, _CAVEATS_DONE, None, manifest)):
@@ -824,9 +832,9 @@ def _derive_caveats(
     with ThreadPoolExecutor(max_workers=2) as pool:  # Oxigraph runs queries without Python's lock
         for found in pool.map(run, jobs):
             quads += found
-    # which audited result each vendor claim restates: one join over the vendor claims, redone whole
-    # (a changed audited result changes the links of unchanged vendor claims)
-    finding_quads = finding_quads + audited_quads(store, graph)
+    # which audited result each vendor claim restates: when only claims changed, the links from and to
+    # them (a changed audited result changes the links of unchanged vendor claims), else all of them
+    finding_quads = finding_quads + audited_quads(store, graph, claims if claims_only else None)
     if claims is None:
         if next(iter(store.quads_for_pattern(None, None, None, graph)), None) is not None:
             store.remove_graph(graph)
@@ -838,8 +846,10 @@ def _derive_caveats(
         for gotcha in finding_gotchas:
             for old in list(store.quads_for_pattern(None, caveat, gotcha, graph)):
                 store.remove(old)
+        changed = {NamedNode(c) for c in claims}
         for old in list(store.quads_for_pattern(None, AUDITED_BY, None, graph)):
-            store.remove(old)
+            if not claims_only or old.subject in changed or old.object in changed:
+                store.remove(old)
         store.extend(set(quads + finding_quads))
     store.add(done)
 
