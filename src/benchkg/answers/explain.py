@@ -182,7 +182,7 @@ def why_empty(saved, params: dict, run: Callable, given: set[str] | None = None)
     together = lifted(typed) if len(typed) > 1 else None
     if len(typed) == 1 or (together is not None and together.count):
         for name in typed:
-            found = together if len(typed) == 1 and together is not None else lifted([name])
+            found = lifted([name])
             if found is not None and found.count:
                 lifting.append(f"{name}={in_force[name]} {gives([name], found)}")
         if not lifting and together is not None:

@@ -86,16 +86,19 @@ def audited_quads(store: Store, graph: NamedNode, claims: list[str] | None = Non
 
     models = ""
     if claims is not None:
-        found = store.query(
-            sparql_prefixes()
-            + "SELECT DISTINCT ?model WHERE { VALUES ?claim { "
-            + " ".join(f"<{c}>" for c in claims)
-            + " } ?claim bk:model ?model }",
-            use_default_graph_as_union=True,
-        )
-        models = "VALUES ?model { " + " ".join(str(row["model"]) for row in found) + " }"
-        if models == "VALUES ?model {  }":
+        found = [
+            str(row["model"])
+            for row in store.query(
+                sparql_prefixes()
+                + "SELECT DISTINCT ?model WHERE { VALUES ?claim { "
+                + " ".join(f"<{c}>" for c in claims)
+                + " } ?claim bk:model ?model }",
+                use_default_graph_as_union=True,
+            )
+        ]
+        if not found:  # (claims removed, or none given: no link from or to them is left to make)
             return []
+        models = "VALUES ?model { " + " ".join(found) + " }"
     # each side read once and matched by key here: the same match as one SPARQL join of the two sides,
     # which at 10,000 claims took a minute of every build
     audited: dict[tuple, list[dict]] = {}

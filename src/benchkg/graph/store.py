@@ -574,12 +574,9 @@ def _finish(
     ):
         _derive_caveats(store, base, shape_dirs=shape_dirs)
     elif result.touched:  # only claims (or entities they name) changed: re-derive just those claims
-        claims = [
-            prefix + key for key in result.added + result.changed + result.removed if key.startswith("benchmarks/")
-        ]
         keys = result.added + result.changed + result.removed
-        claims_only = all(key.startswith("benchmarks/") for key in keys)
-        _derive_caveats(store, base, claims, shape_dirs=shape_dirs, claims_only=claims_only)
+        claims = [prefix + key for key in keys if key.startswith("benchmarks/")]
+        _derive_caveats(store, base, claims, shape_dirs=shape_dirs, claims_only=len(claims) == len(keys))
     if optimize:
         store.optimize()  # after a bulk load; at 100k claims: leaderboard 0.63 -> 0.27 s, for 6.8 s
     if result.touched or rebuild_all or interrupted or (snapshot is not None and not snapshot_valid):
