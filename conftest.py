@@ -13,7 +13,7 @@ import pytest
 def _let_go_of_stores():
     yield
     if os.environ.get("PYTEST_XDIST_WORKER"):
-        from benchkg.graph import store
+        from benchkg.graph import opening
 
-        if store._OPEN:  # most tests leave none open: no garbage collection for them
-            store.let_go()
+        if opening._OPEN:  # most tests leave none open: no garbage collection for them
+            opening.let_go()

@@ -234,8 +234,8 @@ def test_every_form_the_algebra_writes_passes_the_query_lint():
     from pathlib import Path
 
     from benchkg.answers.algebra import compile_results
-    from benchkg.answers.queries import parse_query_text
     from benchkg.answers.querylint import lint_saved
+    from benchkg.answers.savedquery import parse_query_text
 
     forms = list(_every_form())
     problems = {}

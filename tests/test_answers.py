@@ -11,8 +11,9 @@ from decimal import Decimal
 
 import pytest
 
-from benchkg.answers.queries import saved_queries
-from benchkg.answers.results import _round_cell, format_number
+from benchkg.answers.results import format_number
+from benchkg.answers.savedquery import saved_queries
+from benchkg.answers.tables import _round_cell
 from conftest import DATA, cli
 from test_query_graph import CASES, GRAPH, graph_data  # noqa: F401 - the fixture
 
@@ -143,7 +144,7 @@ def test_an_empty_answer_costs_one_more_query_for_its_defaults_and_more_only_for
     """An empty answer asked with no parameters lifts its defaults together, once (not once per
     default); parameters the user typed are lifted together, then each alone to name the one."""
     from benchkg.answers.explain import why_empty
-    from benchkg.answers.queries import ANY, Param
+    from benchkg.answers.savedquery import ANY, Param
 
     class Saved:
         params = {name: Param(name, "string", default=value) for name, value in (("a", "1"), ("b", "2"), ("c", "3"))}

@@ -253,6 +253,50 @@ def test_every_comparison_page_fits_a_1280_px_window(browser, server, seed_site)
     assert not problems, problems
 
 
+#: the cells whose text a line break cuts inside a word ("toke / ns/s"): two letters or digits side by
+#: side on two lines; a break after "-", "/", "_" or a space is where a name may wrap
+_BROKEN_WORDS = """() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll('main td, main th')) {
+    const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    let before = null;
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      for (let i = 0; i < node.textContent.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i); range.setEnd(node, i + 1);
+        const box = range.getClientRects()[0], ch = node.textContent[i];
+        if (!box) { before = null; continue; }
+        if (before && /[A-Za-z0-9]/.test(ch) && /[A-Za-z0-9]/.test(before.ch) && box.top > before.top + 2) {
+          broken.push(cell.textContent.trim().slice(0, 60)); break;
+        }
+        before = {ch, top: box.top};
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def test_no_table_cell_breaks_inside_a_word_at_1280_px(browser, server, seed_site):
+    """Issue 34: in Chromium at 1280 px, no cell of any comparison, kind index or the home page wraps in
+    the middle of a word ("toke/ns/s"); a long name wraps at its hyphens and slashes, a wide table
+    scrolls in its own box."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    pg = context.new_page()
+    pages = ["index.html", "queries/index.html"]
+    pages += sorted(f"queries/{p.parent.name}/index.html" for p in (seed_site / "queries").glob("*/index.html"))
+    pages += sorted(f"id/{p.parent.name}/index.html" for p in (seed_site / "id").glob("*/index.html"))
+    pages.append(GB200)
+    problems = {}
+    for path in pages:
+        pg.goto(server + path)
+        broken = pg.evaluate(_BROKEN_WORDS)
+        if broken:
+            problems[path] = broken[:3]
+    context.close()
+    assert len(pages) > 30 and not problems, problems
+
+
 #: text a hostile record could hold; each would set window.__pwned if a page ran it
 INJECTED = {
     "title": "<script>window.__pwned = 'title'</script> CoreWeave GB200 NVL72",

@@ -105,7 +105,7 @@ def test_bad_query_file_exits_2(tmp_path, data_copy):
 
 
 def test_queries_lists_every_saved_query_with_params():
-    from benchkg.answers.queries import saved_queries
+    from benchkg.answers.savedquery import saved_queries
 
     result = cli("queries")
     assert result.exit_code == 0
@@ -212,3 +212,12 @@ def test_unreadable_records_are_reported_in_the_format_ci_asked_for(data_copy, f
         ]
     else:
         assert result.stdout == ""
+
+
+def test_version_says_which_benchkg_runs_and_builds_nothing(tmp_path, monkeypatch):
+    from benchkg import __version__
+
+    monkeypatch.chdir(tmp_path)
+    result = cli("--version")
+    assert result.exit_code == 0 and result.stdout == f"benchkg {__version__}\n"
+    assert not any(tmp_path.iterdir())

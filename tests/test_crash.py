@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 import benchkg.graph.store as store_module
-from benchkg.graph.store import build_graph, open_store, store_dir_for
+from benchkg.graph.opening import open_store, store_dir_for
+from benchkg.graph.store import build_graph
 from benchkg.kernel.errors import InputError
 from benchkg.publish.export import serialize_graph
 from benchkg.records.reader import RACY_S, SAVING_PAUSES, read_record

@@ -3,7 +3,9 @@ its own records, queries and shapes added to benchkg's, and what it may not do."
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import shutil
 
 import pytest
@@ -138,15 +140,15 @@ def test_a_new_repositorys_store_starts_complete_not_as_an_interrupted_build(tmp
     from pyoxigraph import Store
 
     from benchkg.checks.reference import prepared, seed_store
-    from benchkg.graph.store import _BUILDING, _GENERATION, manifest_graph
+    from benchkg.graph.manifest import BUILDING, GENERATION, manifest_graph
     from benchkg.kernel.vocab import DEFAULT_BASE
 
     monkeypatch.setenv("BENCHKG_CACHE", str(tmp_path / "cache"))
     seed_store(tmp_path / "repo" / "store")
     store = Store.read_only(str(tmp_path / "repo" / "store"))
     manifest = manifest_graph(DEFAULT_BASE)
-    assert not list(store.quads_for_pattern(manifest, _BUILDING, None, manifest))
-    assert len(list(store.quads_for_pattern(manifest, _GENERATION, None, manifest))) == 1
+    assert not list(store.quads_for_pattern(manifest, BUILDING, None, manifest))
+    assert len(list(store.quads_for_pattern(manifest, GENERATION, None, manifest))) == 1
     del store
     ready = prepared().parent / "ready"
     info = json.loads(ready.read_text())
@@ -185,3 +187,30 @@ def test_the_audited_partners_own_findings_show_in_a_data_repository(repo):
     (row,) = [r for r in rows if r["vendor_claim"] == claim["id"]]
     assert row["audited_count"] == 88
     assert "accelerator-mix-states-another-count" in row["audited_gotchas"].split()
+
+
+def test_the_site_of_a_data_repository_opens_on_its_own_claims_and_their_verdicts(repo, tmp_path):
+    """Issue 34: the home page leads with the team's claims, each with its verdict against the audited
+    record, before the reference set; a claim twice the audited number says "above", the example
+    (CoreWeave's own v6.1 result) "matches". benchkg's own data/ keeps its home page as it was."""
+    claim = json.loads((repo / "data" / "benchmarks" / f"{EXAMPLE}.json").read_text())
+    doubled = {**claim, "id": "acme-doubled", "value": claim["value"] * 2}
+    (repo / "data" / "benchmarks" / "acme-doubled.json").write_text(json.dumps(doubled, indent=2))
+    result = cli("site", "-o", tmp_path / "site", "--data", repo / "data")
+    assert result.exit_code == 0, result.output
+    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", home[home.index("<main") :])))
+    assert re.search(r"<h1>2 claims of this repository, against the audited record</h1>", home), text[:300]
+    ours = text.index("2 claims of this repository")
+    assert ours < text.index("The graph they are compared with") < text.index("Browse")
+    rows = {
+        m.group(1): m.group(2)
+        for m in re.finditer(r'href="id/benchmarks/([^/"]+)/index.html">.*?</a></td>(.*?)</tr>', home)
+    }
+    assert "matches the audited result" in rows[EXAMPLE] and "above the audited result" in rows["acme-doubled"], rows
+    assert "2.000" in rows["acme-doubled"]  # the ratio, vendor ÷ audited per accelerator
+
+
+def test_a_records_folder_that_is_not_a_repository_keeps_its_home_page(seed_site):
+    home = (seed_site / "index.html").read_text(encoding="utf-8")
+    assert "<h1>benchkg: AI-inference benchmark claims</h1>" in home and "of this repository" not in home

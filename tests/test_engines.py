@@ -14,7 +14,9 @@ import pytest
 
 import benchkg.graph.remote as remote
 from benchkg.answers.algebra import Request, compile_results
-from benchkg.answers.queries import parse_params, run_query, run_remote_query, saved_queries
+from benchkg.answers.queries import parse_params, run_query
+from benchkg.answers.savedquery import saved_queries
+from benchkg.graph.backend import Endpoint
 from benchkg.graph.remote import MAX_REQUEST_BYTES, graph_payloads, push_graph
 from benchkg.graph.store import build_graph
 from benchkg.kernel.errors import StoreError
@@ -95,7 +97,7 @@ def test_every_saved_query_gives_the_same_rows_on_three_engines(engines, full_st
     assert embedded or name in ("endpoints-curve", "at-interactivity") or params, f"{name}: no rows to compare"
     for engine, server in engines.items():
         started = time.perf_counter()
-        answered = rows(run_remote_query(server.query, name, params))
+        answered = rows(run_query(Endpoint(server.query), name, params))
         engine_times.append((engine, name, params, time.perf_counter() - started))
         assert answered == embedded, f"{name} on {engine}"
 
@@ -117,7 +119,7 @@ def engine_times():
 
 
 def test_list_cells_are_sorted_and_booleans_read_back_as_booleans(engines, full_store):
-    answer = run_remote_query(engines["virtuoso"].query, "server-vs-offline", {})
+    answer = run_query(Endpoint(engines["virtuoso"].query), "server-vs-offline", {})
     assert {row["inverted"].datatype.value.rsplit("#")[1] for row in answer.rows} == {"boolean"}
     assert {row["inverted"].value for row in answer.rows} == {"true", "false"}
     lists = [row["gotchas"].value.split(" ") for row in answer.rows if " " in row.get("gotchas", "").__str__()]
@@ -233,7 +235,7 @@ def test_comparability_agrees_where_values_are_absent_on_one_side_or_both(option
     if {a, b} == {"opt-states-nothing-a", "opt-states-all"}:
         assert '"false"' in same['"division"'] and '"false"' in same['"format"']  # absent on one side: not the same
     for engine, server in servers.items():
-        assert rows(run_remote_query(server.query, "comparability", {"a": a, "b": b})) == embedded, engine
+        assert rows(run_query(Endpoint(server.query), "comparability", {"a": a, "b": b})) == embedded, engine
 
 
 @pytest.mark.parametrize("name", sorted(saved_queries()))
@@ -244,7 +246,7 @@ def test_every_saved_query_agrees_on_claims_that_state_little(optional_engines, 
         params = {"a": "opt-states-nothing-a", "b": "opt-states-all-otherwise"}
     embedded = rows(run_query(store, name, params))
     for engine, server in servers.items():
-        assert rows(run_remote_query(server.query, name, params)) == embedded, f"{name} on {engine}"
+        assert rows(run_query(Endpoint(server.query), name, params)) == embedded, f"{name} on {engine}"
 
 
 #: the algebra's commands, each form once (a pair's sides come from the engine, the pairing from its
@@ -262,7 +264,7 @@ ALGEBRA = [
 @pytest.mark.parametrize("request_", ALGEBRA, ids=["pair", "best-per", "rows", "share", "distinct", "only-in"])
 def test_the_algebra_s_explained_sparql_gives_the_same_rows_on_three_engines(engines, full_store, request_):
     """What ``benchkg results --explain`` prints runs as it is on the Oxigraph server and on Virtuoso."""
-    from benchkg.answers.queries import parse_query_text
+    from benchkg.answers.savedquery import parse_query_text
     from benchkg.records.names import names_of, resolve
 
     names = names_of([FULL_DATA])
@@ -272,6 +274,6 @@ def test_the_algebra_s_explained_sparql_gives_the_same_rows_on_three_engines(eng
     embedded = rows(answer)
     assert embedded
     for engine, server in engines.items():
-        remote = run_remote_query(server.query, saved, {})
+        remote = run_query(Endpoint(server.query), saved, {})
         assert rows(remote) == embedded, engine
         assert remote.extra == answer.extra, engine  # a pair's results without a partner, too

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from benchkg.graph.store import open_store, store_dir_for
+from benchkg.graph.opening import open_store, store_dir_for
 from conftest import DATA, FIXTURES, cli
 
 pytestmark = pytest.mark.slow  # the hostile-input corpus: every case a command of its own
@@ -148,7 +148,7 @@ def test_the_corpus_covers_each_class_of_the_second_round():
 @pytest.fixture(scope="module")
 def built_seed(tmp_path_factory) -> Path:
     """The seed data built once: each case copies it with its store (a no-op build then)."""
-    from benchkg.graph.store import close_store
+    from benchkg.graph.opening import close_store
 
     root = tmp_path_factory.mktemp("built-seed")
     shutil.copytree(DATA, root / "data")
@@ -187,7 +187,7 @@ def regenerate(only: list[str] | None = None) -> None:
     """Rewrite the .expected bodies from the current output (review the diff before committing)."""
     import tempfile
 
-    from benchkg.graph.store import close_store
+    from benchkg.graph.opening import close_store
 
     for name in only or CASES:
         header, _ = read_expected(name)

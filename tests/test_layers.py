@@ -130,3 +130,46 @@ def test_no_function_imports_a_benchkg_module_it_could_import_at_the_top():
     when the command runs)."""
     inner = [(a, b, line) for a, b, line, inside in imports(PACKAGE) if inside and layer(a) != "cli"]
     assert inner == [], inner[:10]
+
+
+def test_the_cli_imports_only_the_api_and_the_kernels_errors_and_terminal():
+    """The CLI parses arguments and prints: everything it shows comes from one call of the API."""
+    allowed = {"benchkg.api", "benchkg.kernel.errors", "benchkg.kernel.terminal"}
+    used = {b for a, b, _, _ in imports(PACKAGE) if a == "benchkg.cli"}
+    assert "benchkg.api" in used and used <= allowed, sorted(used - allowed)
+
+
+#: a function longer than this many lines (its signature and docstring not counted), or a module
+#: longer than MODULE_LINES, says why in its docstring: "Long because …"
+FUNCTION_LINES, MODULE_LINES = 60, 500
+
+
+def too_long(package: Path) -> list[str]:
+    """Functions and modules over the bounds whose docstring does not say why they are long."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text)
+        name = module_name(package, path)
+        if len(text.splitlines()) > MODULE_LINES and "Long because" not in (ast.get_docstring(tree) or ""):
+            found.append(f"{name}: {len(text.splitlines())} lines")
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                doc = ast.get_docstring(node) or ""
+                body = node.body[1:] if doc else node.body
+                length = node.end_lineno - body[0].lineno + 1 if body else 0
+                if length > FUNCTION_LINES and "Long because" not in doc:
+                    found.append(f"{name}.{node.name}: {length} lines")
+    return found
+
+
+def test_every_long_function_and_module_says_why():
+    assert too_long(PACKAGE) == []
+
+
+def test_a_long_function_without_a_reason_is_caught(tmp_path):
+    copy = tmp_path / "benchkg"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "share"))
+    body = "\n".join(f"    x{n} = {n}" for n in range(FUNCTION_LINES + 1))
+    (copy / "kernel" / "planted.py").write_text(f'def planted():\n    """Short."""\n{body}\n')
+    assert "benchkg.kernel.planted.planted: 61 lines" in too_long(copy)

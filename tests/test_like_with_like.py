@@ -11,9 +11,10 @@ import shutil
 
 import pytest
 
-from benchkg.answers.caveats import comparison_caveats, store_select
+from benchkg.answers.caveats import comparison_caveats
 from benchkg.answers.queries import run_query
 from benchkg.checks.validate import validate_graph
+from benchkg.graph.backend import Embedded
 from benchkg.graph.store import build_graph
 from conftest import FULL_DATA, cli
 from test_query_graph import graph_data, graph_store  # noqa: F401  (module fixtures)
@@ -112,7 +113,7 @@ def test_a_finding_caveat_applies_to_exactly_the_claims_whose_finding_fires(full
 
 def test_the_endpoints_caveat_only_where_endpoints_meets_inference(full_store):
     iri = "https://w3id.org/benchkg/id/benchmarks/{}".format
-    select = store_select(full_store)
+    select = Embedded(full_store).select
     mixed = comparison_caveats(
         select,
         [

@@ -30,8 +30,10 @@ from hypothesis import HealthCheck, given, seed, settings
 
 import gendata
 from benchkg.answers.algebra import Request, compile_results
-from benchkg.answers.queries import parse_query_text, run_query, run_remote_query, saved_queries
+from benchkg.answers.queries import run_query
 from benchkg.answers.querylint import lint_saved
+from benchkg.answers.savedquery import parse_query_text, saved_queries
+from benchkg.graph.backend import Endpoint
 from benchkg.graph.remote import push_graph
 from benchkg.graph.store import build_graph
 from conftest import FIXTURES
@@ -179,7 +181,8 @@ def test_per_claim_queries_give_one_row_per_claim_and_servers_agree(folder, oxig
         for name, query in QUERIES.items():
             for i, params in enumerate(variants(query)):
                 remote = [
-                    {k: str(v) for k, v in row.items()} for row in run_remote_query(oxigraph.query, query, params).rows
+                    {k: str(v) for k, v in row.items()}
+                    for row in run_query(Endpoint(oxigraph.query), query, params).rows
                 ]
                 assert remote == result[(name, i)], f"{name} (variant {i}) differs on the server; {explain(folder)}"
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from decimal import Decimal
 
 import pytest
 
 import oracle
-from benchkg.answers.queries import Param, bind, bound_text, run_query, saved_queries, term_for
+from benchkg.answers.queries import bind, bound_text, run_query, term_for
 from benchkg.answers.results import to_csv, to_json
+from benchkg.answers.savedquery import Param, saved_queries
 from benchkg.kernel.errors import UsageError
 from conftest import DATA, cli
 
@@ -167,3 +169,19 @@ def test_json_and_csv_are_sparql_results_formats(seed_store):
     rows = list(csv.reader(io.StringIO(to_csv(results), newline="")))
     assert rows[0] == results.vars and rows[1][results.vars.index("value")] == "910621.36"
     assert to_csv(results).endswith("\r\n")
+
+
+def test_every_query_that_ranks_by_unit_names_the_lower_is_better_units_of_the_vocabulary():
+    """ "Lower is better" is said once (kernel.vocab.LOWER_IS_BETTER); a saved query spells the units out
+    (it runs as it is in any SPARQL tool), and each spelling is held to the vocabulary here."""
+    from benchkg.kernel.resources import QUERIES_DIR
+    from benchkg.kernel.vocab import LOWER_IS_BETTER, PREFIXES, UNITS
+
+    expected = sorted(UNITS[u] for u in LOWER_IS_BETTER)
+    found = 0
+    for path in sorted(QUERIES_DIR.glob("*.rq")):
+        for listed in re.findall(r"\?unit IN \(([^)]*)\)", path.read_text(encoding="utf-8")):
+            iris = sorted(PREFIXES["unit"] + t.strip()[len("unit:") :] for t in listed.split(","))
+            assert iris == expected, f"{path.name}: {listed}"
+            found += 1
+    assert found >= 9  # leaderboard, best-per-accelerator, round-over-round, open-vs-closed

@@ -10,8 +10,9 @@ import shutil
 
 import pytest
 
-from benchkg.answers.queries import run_query, saved_queries
+from benchkg.answers.queries import run_query
 from benchkg.answers.results import to_csv
+from benchkg.answers.savedquery import saved_queries
 from benchkg.graph.store import build_graph
 from conftest import DATA, FIXTURES, cli
 
@@ -192,8 +193,8 @@ if __name__ == "__main__":  # python tests/test_query_graph.py
 def test_chart_draws_the_first_rows_and_says_so(tmp_path):
     from pyoxigraph import Literal, NamedNode
 
+    from benchkg.answers.charts import CHART_ROWS, to_chart
     from benchkg.answers.queries import Results
-    from benchkg.answers.results import CHART_ROWS, to_chart
 
     decimal = NamedNode("http://www.w3.org/2001/XMLSchema#decimal")
     rows = [

@@ -17,7 +17,12 @@ import mlperf_oracle as oracle
 from benchkg.kernel.resources import ROOT
 from conftest import FULL_DATA, SHARED, cli
 
-SECTION = (ROOT / "README.md").read_text(encoding="utf-8").split("### Questions and the commands")[1].split("\n## ")[0]
+SECTION = (
+    (ROOT / "docs" / "queries.md")
+    .read_text(encoding="utf-8")
+    .split("## Questions and the commands")[1]
+    .split("\n# ")[0]
+)
 #: (question, command, its form in the results algebra or "") of each row of the README's table
 TABLE = re.findall(r"^\| (.+\?) \| `benchkg (.+?)` \| (?:`benchkg (results .+?)`|—) \|$", SECTION, re.M)
 QUESTIONS = [(q, c) for q, c, _ in TABLE]

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from benchkg.graph.store import store_dir_for
+from benchkg.graph.opening import store_dir_for
 from conftest import DATA
 
 BENCHKG = [sys.executable, "-m", "benchkg.cli"]
@@ -43,7 +43,7 @@ def test_a_command_that_gives_up_says_who_holds_the_store(data):
             sys.executable,
             "-c",
             (
-                "import sys, time; from pathlib import Path; from benchkg.graph.store import open_store, store_dir_for; "
+                "import sys, time; from pathlib import Path; from benchkg.graph.opening import open_store, store_dir_for; "
                 f"s = open_store(store_dir_for(Path({str(data)!r}))); print('open', flush=True); time.sleep(30)"
             ),
         ],

@@ -13,10 +13,12 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import pytest
 from pyoxigraph import Store
 
-from benchkg.answers.queries import run_query, run_remote_query
+from benchkg.answers.queries import run_query
 from benchkg.answers.results import to_csv
+from benchkg.graph.backend import Endpoint
+from benchkg.graph.opening import close_store, store_dir_for
 from benchkg.graph.remote import graph_payloads, push_graph, run_remote_sparql, split_ntriples
-from benchkg.graph.store import build_graph, close_store, store_dir_for
+from benchkg.graph.store import build_graph
 from benchkg.kernel.errors import StoreError
 from benchkg.publish.serve import make_server
 from conftest import DATA, FIXTURES, cli
@@ -64,7 +66,7 @@ def test_every_saved_query_answers_the_same_embedded_and_remote(server, graph_da
     push_graph(store, server.query)
     for case in CASES:
         embedded = to_csv(run_query(store, case["query"], case["params"]))
-        remote = to_csv(run_remote_query(server.query, case["query"], case["params"]))
+        remote = to_csv(run_query(Endpoint(server.query), case["query"], case["params"]))
         assert normalise(remote) == normalise(embedded), case["query"]
 
 
@@ -190,7 +192,7 @@ def test_serve_answers_the_saved_queries_read_only(graph_data):
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}/query"
         for case in CASES:
-            remote = to_csv(run_remote_query(url, case["query"], case["params"]))
+            remote = to_csv(run_query(Endpoint(url), case["query"], case["params"]))
             assert normalise(remote) == normalise(to_csv(run_query(store, case["query"], case["params"])))
         page = urllib.request.urlopen(url.replace("/query", "/")).read().decode()
         assert "<form" in page and "textarea" in page
@@ -221,3 +223,28 @@ def test_store_rejecting_the_data_exits_2_with_its_answer(server, graph_data):
     result = cli("push", "--endpoint", server.query, "--update-endpoint", server.query, "--data", graph_data)
     assert result.exit_code == 2
     assert f"{server.query} answered HTTP 4" in result.stderr
+
+
+def test_compare_and_show_answer_the_same_from_an_endpoint(server, graph_data, tmp_path):
+    """Issue 34: compare and show take the one backend too. Against an Oxigraph server holding the
+    pushed graph they say what they say embedded; show reads the record from --data and says its
+    findings were not checked there, instead of "none". A data folder that was never built shows
+    the same: nothing is built locally for an endpoint."""
+    assert cli("push", "--endpoint", server.query, "--data", graph_data).exit_code == 0
+    a, b = (
+        "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server",
+        "bench-mlperf-endpoints-v0-7-coreweave-gb200-nvl72-deepseek-r1",
+    )
+    local = cli("compare", a, b, "--data", graph_data)
+    remote = cli("compare", a, b, "--endpoint", server.query, "--data", graph_data)
+    assert local.exit_code == remote.exit_code == 0 and remote.stdout == local.stdout, remote.stderr
+    unbuilt = tmp_path / "unbuilt" / "data"
+    shutil.copytree(graph_data, unbuilt)
+    for record in ("nvidia-gb200", a):
+        local = cli("show", record, "--data", graph_data)
+        remote = cli("show", record, "--endpoint", server.query, "--data", unbuilt)
+        assert local.exit_code == remote.exit_code == 0, remote.stderr
+        mine, theirs = local.stdout.split("\nfindings:")[0], remote.stdout.split("\nfindings:")[0]
+        assert theirs == mine.replace(str(graph_data), str(unbuilt))
+        assert "not checked here" in remote.stdout.split("\nfindings:")[1]
+    assert not (unbuilt.parent / ".benchkg").exists()

@@ -16,7 +16,8 @@ import urllib.parse
 import pytest
 from pyoxigraph import RdfFormat, parse
 
-from benchkg.graph.store import build_graph, close_store, store_dir_for
+from benchkg.graph.opening import close_store, store_dir_for
+from benchkg.graph.store import build_graph
 from benchkg.publish.serve import Limits, make_server
 from conftest import cli
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from pyoxigraph import NamedNode, RdfFormat, parse
 
-from benchkg.graph.store import build_graph, caveats_graph
+from benchkg.graph.derived import caveats_graph
+from benchkg.graph.store import build_graph
 from benchkg.kernel.resources import CONTEXT_FILE, ROOT
 from benchkg.publish import jsonld
 from benchkg.publish.export import serialize_graph

@@ -11,7 +11,9 @@ import sys
 
 import pytest
 
-from benchkg.graph.store import build_graph, store_dir_for
+from benchkg.graph.manifest import snapshot_path
+from benchkg.graph.opening import store_dir_for
+from benchkg.graph.store import build_graph
 from conftest import FULL_DATA, cli
 
 
@@ -172,13 +174,13 @@ def test_a_cold_build_with_a_broken_record_leaves_the_store_empty(data_copy, mon
     result = cli("build", "--data", data_copy)
     assert result.exit_code == 2 and f"{broken.name}" in result.stderr and "nmae" in result.stderr
     gc.collect()
-    from benchkg.graph.store import open_store
+    from benchkg.graph.opening import open_store
 
     assert len(open_store(store_dir_for(data_copy))) == 0
 
 
 def test_the_manifest_snapshot_counts_only_for_its_own_store_generation(data_copy):
-    snapshot = store_dir_for(data_copy).parent / "manifest.json"
+    snapshot = snapshot_path(store_dir_for(data_copy))
     record = data_copy / "models" / "llama2-70b.json"
     build_graph(data_copy)
     first = snapshot.read_text()
@@ -206,7 +208,8 @@ def test_the_manifest_snapshot_counts_only_for_its_own_store_generation(data_cop
 def test_an_interrupted_caveat_derivation_is_redone_by_the_next_build(data_copy):
     """Caveats are derived after the records are in; if that step is cut off, the next build (with
     no file changed) must still finish it, not trust the manifest."""
-    from benchkg.graph.store import _CAVEATS_DONE, caveats_graph, manifest_graph
+    from benchkg.graph.derived import caveats_graph
+    from benchkg.graph.manifest import CAVEATS_DONE, manifest_graph
 
     base = "https://w3id.org/benchkg/"
     store = build_graph(data_copy).store
@@ -214,7 +217,7 @@ def test_an_interrupted_caveat_derivation_is_redone_by_the_next_build(data_copy)
     expected = set(store.quads_for_pattern(None, None, None, caveats))
     assert expected
     store.remove_graph(caveats)  # as if cut off between removing the old caveats and adding the new
-    for q in list(store.quads_for_pattern(manifest_graph(base), _CAVEATS_DONE, None, None)):
+    for q in list(store.quads_for_pattern(manifest_graph(base), CAVEATS_DONE, None, None)):
         store.remove(q)
     result = build_graph(data_copy, store)
     assert not result.touched and set(store.quads_for_pattern(None, None, None, caveats)) == expected

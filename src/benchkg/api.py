@@ -18,6 +18,9 @@ Every command has its call here: :meth:`KnowledgeGraph.build`, :meth:`~Knowledge
 :func:`reference` and :func:`init`.
 
 Every error is a :class:`benchkg.kernel.errors.BenchkgError` naming what to fix.
+
+Long because it is the whole public surface in one page: :class:`KnowledgeGraph`'s methods are the
+commands, each a few lines into the floors below.
 """
 
 from __future__ import annotations
@@ -25,48 +28,46 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import os
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
 from pyoxigraph import Literal
 
 from benchkg.answers.algebra import Request, compile_results, unpaired_note
+from benchkg.answers.algebra import schema as results_schema  # noqa: F401 - benchkg results --schema
 from benchkg.answers.answering import assemble
-from benchkg.answers.caveats import endpoint_select, store_select
 from benchkg.answers.compare import check_claims_exist, compare_claims
 from benchkg.answers.explain import TERMS
 from benchkg.answers.explain import explain as meaning
-from benchkg.answers.queries import (
-    ANY,
-    SavedQuery,
-    find_query,
-    parse_query_text,
-    run_query,
-    run_remote_query,
-    saved_queries,
-)
+from benchkg.answers.queries import parse_params  # noqa: F401 - benchkg query --param
+from benchkg.answers.render import Rendered, check_chart, draw, render
 from benchkg.answers.results import plain
+from benchkg.answers.savedquery import ANY, SavedQuery, find_query, parse_query_text, saved_queries
 from benchkg.answers.show import describe as describe_record
-from benchkg.checks.incremental import cache_path_for
+from benchkg.answers.tables import TABLE_ROWS
 from benchkg.checks.reference import describe as describe_reference
 from benchkg.checks.reference import prepared, seed_store, seed_validation
-from benchkg.checks.validate import validate_graph
+from benchkg.checks.validate import FORMATS as REPORT_FORMATS
+from benchkg.checks.validate import input_report, summary_line, validate_graph
+from benchkg.graph.backend import Embedded, Endpoint
+from benchkg.graph.opening import Workspace, close_store, let_go, store_guard
 from benchkg.graph.remote import push_graph
-from benchkg.graph.store import build_graph, close_store, let_go, store_dir_for, store_guard
-from benchkg.importers.common import ImportReport
+from benchkg.graph.store import build_graph
+from benchkg.importers.common import ImportReport, record_text
+from benchkg.importers.draft import draft
 from benchkg.importers.epoch import import_epoch
 from benchkg.importers.inferencex import import_inferencex
 from benchkg.importers.mlperf import import_mlperf
 from benchkg.kernel.arguments import checked, sequence_of_text
 from benchkg.kernel.atomic import write_atomic
-from benchkg.kernel.errors import UsageError
+from benchkg.kernel.errors import InputError, UsageError
 from benchkg.kernel.transport import Timeouts, check_url
+from benchkg.kernel.version import __version__  # noqa: F401 - benchkg --version
 from benchkg.kernel.vocab import DEFAULT_BASE
 from benchkg.publish.export import export_graph, format_from_path, refuse_inside
 from benchkg.publish.serve import Limits, make_server
 from benchkg.publish.site import PUBLISHED_AT, build_site
-from benchkg.records.draft import draft, record_text
-from benchkg.records.layout import layout_for
 from benchkg.records.names import NAMED_KINDS, names_of, resolve
 from benchkg.records.scaffold import init_repo
 from benchkg.records.schema import KINDS
@@ -135,6 +136,22 @@ class Rows(list):
         return frame
 
 
+@dataclass
+class Validation:
+    """What ``benchkg validate`` prints: the report in its format (``data``: for a program, as it is),
+    a ``note`` for stderr, and the exit code; or, for records that cannot be read, their ``error``."""
+
+    out: str
+    data: bool = False
+    note: str = ""
+    report: object = None  # the benchkg.checks.findings.Report
+    error: str = ""
+
+    def exit_code(self, strict: bool = False) -> int:
+        """0 conforms, 1 violations (or warnings with ``strict``), 2 records that cannot be read."""
+        return 2 if self.error else self.report.exit_code(strict)
+
+
 def _pandas_column(pandas, column):
     """One column in the dtype its values call for (see :meth:`Rows.to_pandas`)."""
     values = [v for v in column if v is not None]
@@ -195,10 +212,11 @@ class KnowledgeGraph:
         self.timeouts = Timeouts(total=timeout) if timeout else Timeouts()
         self.persist = persist
         self.base = base
-        self.layout = layout_for(self.data)
+        self.workspace = Workspace.of(self.data, base)  # the layout read once, handed down
+        self.layout = self.workspace.layout
         self._built = None
 
-        self._guard = store_guard(store_dir_for(self.data) if persist else None)
+        self._guard = store_guard(self.workspace.store_dir if persist else None)
 
     def __enter__(self) -> "KnowledgeGraph":
         return self
@@ -235,21 +253,28 @@ class KnowledgeGraph:
 
         store = self._built.store if self._built is not None and not self.persist else None
         if self.layout.reference is not None and self.base == DEFAULT_BASE and self.data.is_dir():
-            if self.persist and not store_dir_for(self.data).exists():
-                seed_store(store_dir_for(self.data))
-                seed_validation(cache_path_for(self.data), self.data, self.layout.shape_dirs, self.base)
+            if self.persist and not self.workspace.store_dir.exists():
+                seed_store(self.workspace.store_dir)
+                seed_validation(self.workspace.findings_cache, self.data, self.layout.shape_dirs, self.base)
             elif not self.persist and store is None:
                 store = seed_store(None, persist=False)
-        self._built = build_graph(self.data, store, persist=self.persist, base=self.base, progress=progress)
-        self._names = None
+        self._built = build_graph(
+            self.data, store, persist=self.persist, base=self.base, progress=progress, workspace=self.workspace
+        )
+        if self._built.touched:
+            self._names = None  # read again: a record's names may have changed
         return self._built
 
     @property
     def store(self):
         """The embedded pyoxigraph store, built on first use."""
+        return self._store()
+
+    def _store(self, progress=None):
+        """The embedded store, built on first use with ``progress`` as for :meth:`build`."""
         with self._guard:
             if self._built is None:
-                self.build()
+                self.build(progress=progress)
             return self._built.store
 
     def queries(self) -> dict:
@@ -296,34 +321,77 @@ class KnowledgeGraph:
         :raises UsageError: for a query of one's own that calls SERVICE, unless ``allow_service``.
         """
 
-        params = dict(params or {})
         saved = query if isinstance(query, SavedQuery) else self.saved_query(query)
         saved.check_service(allow_service)
+        return self._answer(saved, dict(params or {}), limit=limit, offset=offset, cite=cite)
+
+    def _answer(self, saved, params: dict[str, str], *, limit=None, offset=0, cite=False, progress=None):
+        """:meth:`answer` of a saved query already checked."""
         params, resolved = self._resolve_params(saved, params)
-        if self.endpoint:
-
-            def run(p, **window_):
-                return run_remote_query(self.endpoint, saved, p, self.base, timeouts=self.timeouts)
-
-            select = endpoint_select(self.endpoint, self.timeouts)
-        else:
-            store = self.store
-
-            def run(p, **window_):
-                return run_query(store, saved, p, base=self.base, **window_)
-
-            select = store_select(store)
         return assemble(
             saved,
             params,
-            run,
-            select,
+            self._backend(progress),
             limit=limit or None,
             offset=offset,
             resolved=[r.note() for r in resolved if r.note()],
             base=self.base,
             cite=cite,
         )
+
+    @_guarded
+    def ask(
+        self,
+        query,
+        params: dict[str, str] | None = None,
+        *,
+        format: str = "table",
+        limit: int | None = None,
+        offset: int = 0,
+        columns: tuple[str, ...] = (),
+        wide: bool = False,
+        cite: bool = False,
+        allow_service: bool = False,
+        chart: str | Path | None = None,
+        title: str | None = None,
+        progress=None,
+    ) -> Rendered:
+        """``benchkg query``: a saved query's answer as the command line shows it
+        (:class:`benchkg.answers.render.Rendered`: the rows in ``format``, the lines said under them),
+        its chart drawn to ``chart`` (``.png`` or ``.svg``) when asked. The query is read once, refused
+        (SERVICE, a chart it cannot draw) before anything is built; a table shows 25 rows unless told,
+        markdown always cites.
+
+        >>> shown = open("data").ask("leaderboard", {"scenario": "server"}, format="csv", limit=2)
+        >>> shown.out.splitlines()[0].split(",")[:3], shown.data
+        (['claim', 'system_name', 'submitted_by'], True)
+        """
+        saved = query if isinstance(query, SavedQuery) else self.saved_query(query)
+        saved.check_service(allow_service)
+        if chart is not None:
+            check_chart(saved, Path(chart), self.queries)
+        if limit is None and format == "table":
+            limit = TABLE_ROWS
+        answer = self._answer(
+            saved, dict(params or {}), limit=limit, offset=offset, cite=cite or format == "markdown", progress=progress
+        )
+        shown = render(answer, format, offset=offset, columns=tuple(columns), wide=wide)
+        if chart is not None:
+            draw(answer, Path(chart), title=title, limit=limit)
+            shown.chart = Path(chart)
+        return shown
+
+    @property
+    def backend(self):
+        """Where this graph's queries run (:mod:`benchkg.graph.backend`): the endpoint it was opened
+        on, else the embedded store, built on first use."""
+        return self._backend()
+
+    def _backend(self, progress=None):
+        """:attr:`backend`, a build it needs reporting to ``progress``."""
+        if self.endpoint:
+            return Endpoint(self.endpoint, self.timeouts)
+        return Embedded(self._store(progress))
 
     def _resolve_params(self, saved, params: dict[str, str]):
         """The parameters with every record named as a person names it (an alias, another case) as its
@@ -344,8 +412,39 @@ class KnowledgeGraph:
             resolved.append(found)
         return out, resolved
 
+    def results_view(
+        self,
+        request: Request,
+        *,
+        format: str = "table",
+        limit: int | None = None,
+        columns: tuple[str, ...] = (),
+        list_unpaired: bool = False,
+        explain: bool = False,
+        progress=None,
+    ) -> Rendered:
+        """``benchkg results``: one results-algebra command's answer as the command line shows it (a
+        table shows 25 rows unless told; ``columns`` picks the answer's columns), or with ``explain``
+        the SPARQL it compiles to, nothing run.
+
+        >>> print(open("data").results_view(Request(where=["round=6.1"], top=1), explain=True).out.splitlines()[0])
+        #+ summary: results where round=6.1
+        """
+        if explain:
+            return Rendered(compile_results(request, self._record_id, self.base).text)
+        if limit is None and format == "table":
+            limit = TABLE_ROWS
+        answer, _ = self.results_answer(request, limit=limit, list_unpaired=list_unpaired, progress=progress)
+        return render(answer, format, columns=tuple(columns))
+
     def results_answer(
-        self, request: Request, *, limit: int | None = None, offset: int = 0, list_unpaired: bool = False
+        self,
+        request: Request,
+        *,
+        limit: int | None = None,
+        offset: int = 0,
+        list_unpaired: bool = False,
+        progress=None,
     ):
         """The answer to one results-algebra command (:mod:`benchkg.answers.algebra`) and the command
         compiled (its ``.rq`` text in ``.text``). Under the answer: for ``pair``, the results that found no
@@ -355,13 +454,12 @@ class KnowledgeGraph:
         """
         compiled = compile_results(request, self._record_id, self.base)
         saved = parse_query_text(compiled.text, Path("results.rq"))
-        answer = self.answer(saved, {}, limit=limit, offset=offset)
+        answer = self._answer(saved, {}, limit=limit, offset=offset, progress=progress)
         answer.heading = compiled.summary
-        select = endpoint_select(self.endpoint, self.timeouts) if self.endpoint else store_select(self.store)
         if compiled.sides:
             answer.unpaired = unpaired_note(compiled.sides, answer.results.extra.get("unpaired", {}), list_unpaired)
         if not answer.results.rows and request.where:
-            answer.empty = self._emptied_by(request, select)
+            answer.empty = self._emptied_by(request, self.backend.select)
         return answer, compiled
 
     def results(
@@ -405,11 +503,11 @@ class KnowledgeGraph:
         answer, _ = self.results_answer(request, limit=limit)
         return Rows(answer.results, [c.text() for c in answer.caveats], answer.left_out, answer.notes())
 
-    def _record_id(self, kind: str, text: str) -> str:
+    def _record_id(self, kind: str, text: str, what: str | None = None) -> str:
         """The id of the record of ``kind`` that ``text`` names (any name or alias, any case); against
-        an endpoint, a name no local record has goes as typed."""
+        an endpoint, a name no local record has goes as typed. ``what`` heads the error (``kind:``)."""
         try:
-            return resolve(self.names(), [kind], text, f"{kind}:").id
+            return resolve(self.names(), [kind], text, f"{kind}:" if what is None else what).id
         except UsageError:
             if self.endpoint:
                 return text
@@ -460,8 +558,17 @@ class KnowledgeGraph:
         """Validate against the shapes (benchkg's and the data repository's), incrementally against
         the findings cached beside the store; the :class:`benchkg.checks.validate.Report`."""
 
-        cache = cache_path_for(self.data) if self.persist else None
-        report = validate_graph(self.store, self.data, base=self.base, engine=engine, cache=cache, progress=progress)
+        cache = self.workspace.findings_cache if self.persist else None
+        store = self._store(progress)
+        report = validate_graph(
+            store,
+            self.data,
+            base=self.base,
+            engine=engine,
+            cache=cache,
+            progress=progress,
+            layout=self.layout,
+        )
         if self.layout.reference is not None:  # benchkg's own records are benchkg's business, not the repository's
             reference = str(self.layout.reference.resolve())
             kept = [f for f in report.findings if not str(Path(f.file).resolve()).startswith(reference + os.sep)]
@@ -477,9 +584,37 @@ class KnowledgeGraph:
         """
         return self.report(engine).findings
 
+    def validation(self, format: str = "text", *, engine: str = "fast", quiet: bool = False, progress=None):
+        """``benchkg validate``: the report in ``format`` (text, json, turtle, github, sarif) as a
+        :class:`Validation`; records that cannot be read give its ``error`` (exit 2), reported in the
+        formats CI reads too.
+
+        >>> v = open("data").validation("text", quiet=True)
+        >>> v.out.startswith("validate data: 0 violation(s)"), v.exit_code()
+        (True, 0)
+        """
+        if format not in REPORT_FORMATS:
+            raise UsageError(f"--format takes {', '.join(REPORT_FORMATS)}, not {format!r}")
+        try:
+            report = self.report(engine, progress=progress)
+        except InputError as e:  # unreadable records: the CI formats annotate them too (exit 2)
+            out = REPORT_FORMATS[format](input_report(e)) if format in ("json", "github", "sarif") else ""
+            return Validation(out, data=True, error=str(e))
+        if quiet and format == "text":
+            out = f"validate {self.data}: {summary_line(report)} (benchkg validate lists them)"
+        else:
+            out = REPORT_FORMATS[format](report)
+        note = ""
+        if report.rechecked is not None and not quiet:
+            note = (
+                f"incremental: re-checked {report.rechecked:,} record(s) that changed since the last "
+                f"validation or depend on one that did; the other findings come from .benchkg/validation.json"
+            )
+        return Validation(out, data=format != "text", note=note, report=report)
+
     @_guarded
     @checked
-    def show(self, ident: str, all_referrers: bool = False) -> str:
+    def show(self, ident: str, all_referrers: bool = False, progress=None) -> str:
         """One record, readable: its fields, derived values, what refers to it, its caveats and findings.
 
         >>> print(open("data").show("nvidia-gb200").splitlines()[0])
@@ -488,23 +623,25 @@ class KnowledgeGraph:
 
         found = self.find(ident)
         return describe_record(
-            self.store,
+            self.backend,
             self.data,
             f"{found.kind}/{found.id}",
-            self.report().findings,
+            None if self.endpoint else self.report(progress=progress).findings,
             base=self.base,
             all_referrers=all_referrers,
+            layout=self.layout,
         )
 
     @_guarded
     @checked
-    def compare(self, a: str, b: str):
+    def compare(self, a: str, b: str, progress=None):
         """Whether two claims can be compared: values, ratio, every difference and the caveats
         (:class:`benchkg.answers.compare.Comparison`; ``.text()`` reads it)."""
 
-        a, b = (resolve(self.names(), ["benchmarks"], claim, "claim").id for claim in (a, b))
-        check_claims_exist(self.store, [a, b], self.base)
-        return compare_claims(self.store, a, b, self.base)
+        a, b = (self._record_id("benchmarks", claim, "claim") for claim in (a, b))
+        backend = self._backend(progress)
+        check_claims_exist(backend, [a, b], self.base)
+        return compare_claims(backend, a, b, self.base)
 
     @_guarded
     @checked
@@ -520,7 +657,7 @@ class KnowledgeGraph:
             if url:
                 check_url(url, what)
         return push_graph(
-            self.store,
+            self._store(progress),
             endpoint,
             gsp=gsp,
             update_endpoint=update_endpoint,
@@ -540,7 +677,7 @@ class KnowledgeGraph:
     @checked
     def draft(self, source: str | Path, out: str | Path | None = None) -> list:
         """The draft claims of a saved blog post, press release or record page, one per number it states
-        with its own context (:mod:`benchkg.records.draft`); with ``out``, each written there as
+        with its own context (:mod:`benchkg.importers.draft`); with ``out``, each written there as
         ``benchmarks/<id>.json`` (and the page's ``sources/<id>.json``).
 
         :raises UsageError: for a page it cannot read, or a record that already exists in ``out`` (then
@@ -566,13 +703,13 @@ class KnowledgeGraph:
 
     @_guarded
     @checked
-    def export(self, path: str | Path, format: str | None = None) -> Path:
+    def export(self, path: str | Path, format: str | None = None, progress=None) -> Path:
         """Write the graph to ``path`` (Turtle, N-Triples, TriG, N-Quads or JSON-LD, by the file name
         unless ``format`` says); returns the path."""
 
         format_from_path(Path(path), format)
         refuse_inside(Path(path), self.data)
-        export_graph(self.store, Path(path), format, self.base)
+        export_graph(self._store(progress), Path(path), format, self.base)
         return Path(path)
 
     @checked
@@ -601,9 +738,9 @@ class KnowledgeGraph:
         if endpoint:
             check_url(endpoint)
         check_url(published_at, "--published-at")
-        findings = self.report().findings if findings is None else findings
+        findings = self.report(progress=progress).findings if findings is None else findings
         return build_site(
-            self.store,
+            self._store(progress),
             self.data,
             Path(out),
             base=self.base,
@@ -611,7 +748,14 @@ class KnowledgeGraph:
             findings=findings,
             progress=progress,
             published_at=published_at,
+            own_claims=self._own_claims(),
         )
+
+    def _own_claims(self) -> list[str]:
+        """The ids of a data repository's own claims (none for a records folder that is not one)."""
+        if self.layout.reference is None:
+            return []
+        return sorted(p.stem for p in (self.data / "benchmarks").glob("*.json") if not p.name.startswith("."))
 
     def server(self, host: str = "127.0.0.1", port: int = 7878, limits: Limits | None = None, progress=None):
         """A read-only SPARQL endpoint on the store, built first (``progress`` as for :meth:`build`),
@@ -625,7 +769,7 @@ class KnowledgeGraph:
         >>> server.server_close()
         """
         self.build(progress=progress)
-        path = store_dir_for(self.data)
+        path = self.workspace.store_dir
         self.close()
         close_store(path)
         return make_server(path, host, port, limits)

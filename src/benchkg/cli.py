@@ -1,8 +1,13 @@
 """The ``benchkg`` command: each command turns its arguments into one call of the Python API
-(:mod:`benchkg.api`) and its result into output. benchkg's errors become a message and an exit code
+(:mod:`benchkg.api`) and prints what it returns; a progress bar (on a terminal) is the only thing it
+adds. It imports nothing of benchkg but the API and the kernel's errors and terminal
+(``tests/test_layers.py`` holds it to that). benchkg's errors become a message and an exit code
 in one place, :class:`_Commands` (0 fine, 1 the data breaks a convention, 2 unreadable input or
 misuse, 3 an unexpected error: one line, the traceback with ``--debug``).
-Heavy modules are imported inside the commands so ``--help`` stays fast.
+The API is imported inside the commands so ``--help`` stays fast.
+
+Long because typer declares each command's options in its signature; each command's body is a few
+lines.
 """
 
 from __future__ import annotations
@@ -78,7 +83,7 @@ _state = {"debug": False}
 
 def _url(ctx: typer.Context, param: typer.CallbackParam, value: str | None) -> str | None:
     """An http(s) URL option, checked as it is parsed (before any build): exit 2 naming it."""
-    from benchkg.kernel.transport import check_url
+    from benchkg.api import check_url
 
     return check_url(value, param.opts[0]) if value else value
 
@@ -168,14 +173,21 @@ def _open(data: Path, endpoint: str | None = None, timeout: float | None = None)
     return KnowledgeGraph(data, endpoint=endpoint, timeout=timeout)
 
 
-def _build(kg):
-    """Build ``kg``'s store with a progress bar; its :class:`~benchkg.graph.store.BuildResult`."""
-    with _progress("building") as cb:
-        return kg.build(progress=cb)
+def _version(value: bool) -> None:
+    if value:
+        from benchkg.api import __version__
+
+        _echo(f"benchkg {__version__}")
+        raise typer.Exit(0)
 
 
 @app.callback()
-def main_options(debug: bool = typer.Option(False, "--debug", help="Show tracebacks.")):
+def main_options(
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks."),
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print benchkg's version and stop."
+    ),
+):
     _state["debug"] = debug
 
 
@@ -185,7 +197,8 @@ def build(data: Path = DataOpt):
 
     Example: benchkg build --data data
     """
-    result = _build(_open(data))
+    with _progress("building") as cb:
+        result = _open(data).build(progress=cb)
     _echo(
         f"built {data}: {len(result.added)} added, {len(result.changed)} changed, "
         f"{len(result.removed)} removed, {result.unchanged} unchanged; {len(result.store)} quads"
@@ -208,38 +221,17 @@ def validate(
 
     Example: benchkg validate --format github --strict
     """
-    from benchkg.checks.validate import FORMATS, input_report
-    from benchkg.kernel.errors import InputError
-
     kg = _open(data)
-    try:
-        with _progress("building") as cb:
-            kg.build(progress=cb)
-    except InputError as e:  # unreadable records: the CI formats annotate them too (exit 2)
-        if format.value in ("json", "github", "sarif"):
-            _echo(FORMATS[format.value](input_report(e)), data=True)
-        _fail(str(e))
-    report = _validate(kg, engine.value)
-    del kg  # the Exit below carries this frame, which must not hold the store open
-    if quiet and format.value == "text":
-        from benchkg.checks.validate import summary_line
-
-        _echo(f"validate {data}: {summary_line(report)} (benchkg validate lists them)")
-    else:
-        _echo(FORMATS[format.value](report), data=format.value != "text")
-    if report.rechecked is not None and not quiet:
-        _echo(
-            f"incremental: re-checked {report.rechecked:,} record(s) that changed since the last "
-            f"validation or depend on one that did; the other findings come from .benchkg/validation.json",
-            err=True,
-        )
-    raise typer.Exit(report.exit_code(strict))
-
-
-def _validate(kg, engine: str = "fast"):
-    """Validate with a progress bar, incrementally against the findings cached beside the store."""
     with _progress("validating") as cb:
-        return kg.report(engine, progress=cb)
+        checked = kg.validation(format.value, engine=engine.value, quiet=quiet, progress=cb)
+    del kg  # the Exit below carries this frame, which must not hold the store open
+    if checked.out:
+        _echo(checked.out, data=checked.data)
+    if checked.error:
+        _fail(checked.error)
+    if checked.note:
+        _echo(checked.note, err=True)
+    raise typer.Exit(checked.exit_code(strict))
 
 
 @app.command()
@@ -286,32 +278,37 @@ def query(
 
     Example: benchkg query leaderboard --param model=llama2-70b --param scenario=server --chart lb.png
     """
-    from benchkg.answers.queries import parse_params
-    from benchkg.answers.render import check_chart, draw, render
-    from benchkg.answers.results import TABLE_ROWS
+    from benchkg.api import parse_params
 
-    params = parse_params(param)
     kg = _open(data, endpoint, timeout)
-    saved = kg.saved_query(name)  # read once; it travels down as it is
-    saved.check_service(allow_service)
-    if chart is not None:
-        check_chart(saved, chart, kg.queries())
-    if not endpoint:
-        _build(kg)
-    if limit is None and format.value == "table":
-        limit = TABLE_ROWS
-    cite = cite or format.value == "markdown"
-    answer = kg.answer(saved, params, allow_service=allow_service, limit=limit, offset=offset, cite=cite)
-    wanted = tuple(c.strip() for c in columns.split(",") if c.strip()) if columns else ()
-    shown = render(answer, format.value, offset=offset, columns=wanted, wide=wide)
+    with _progress("answering") as cb:
+        shown = kg.ask(
+            name,
+            parse_params(param),
+            format=format.value,
+            limit=limit,
+            offset=offset,
+            columns=tuple(c.strip() for c in columns.split(",") if c.strip()) if columns else (),
+            wide=wide,
+            cite=cite,
+            allow_service=allow_service,
+            chart=chart,
+            title=title,
+            progress=cb,
+        )
+    _print(shown)
+    if shown.chart is not None:
+        _echo(f"chart written to {shown.chart}", err=True)
+
+
+def _print(shown) -> None:
+    """An answer as the API renders it: the rows, then the names resolved (stderr) and the notes
+    (under a table for people; on stderr where stdout is data for a program)."""
     _echo(shown.out, nl=not shown.out.endswith("\n"), data=shown.data)
     for note in shown.resolved:
         _echo(note, err=True)
-    for note in shown.notes:  # under a table for people; on stderr where stdout is data for a program
+    for note in shown.notes:
         _echo(note, err=shown.data)
-    if chart is not None:
-        draw(answer, chart, title=title, limit=limit)
-        _echo(f"chart written to {chart}", err=True)
 
 
 @app.command()
@@ -371,13 +368,10 @@ def results(
       benchkg results --where family=mlperf-inference --group-by base_chip --agg distinct:chip_spelling
       benchkg results --group-by submitter --only-in round=6.0 --not-in round=6.1
     """
-    from benchkg.answers.algebra import Request
-    from benchkg.answers.algebra import schema as columns_of
-    from benchkg.answers.render import render
-    from benchkg.answers.results import TABLE_ROWS
+    from benchkg.api import Request, results_schema
 
     if schema:
-        for c in columns_of():
+        for c in results_schema():
             _echo(
                 f"{c['column']:<24} {c['type']:<28} e.g. {c['example']}" + (f"  ({c['about']})" if c["about"] else "")
             )
@@ -399,20 +393,17 @@ def results(
         top=top,
     )
     kg = _open(data, endpoint, timeout)
-    if explain:
-        from benchkg.answers.algebra import compile_results
-
-        _echo(compile_results(request, kg._record_id, kg.base).text, nl=False)
-        return
-    if not endpoint:
-        _build(kg)
-    if limit is None and format.value == "table":
-        limit = TABLE_ROWS
-    answer, _ = kg.results_answer(request, limit=limit, list_unpaired=unpaired)
-    shown = render(answer, format.value, columns=tuple(split(columns)) if shaped else ())
-    _echo(shown.out, nl=not shown.out.endswith("\n"), data=shown.data)
-    for note in shown.notes:
-        _echo(note, err=shown.data)
+    with _progress("answering") as cb:
+        shown = kg.results_view(
+            request,
+            format=format.value,
+            limit=limit,
+            columns=tuple(split(columns)) if shaped else (),
+            list_unpaired=unpaired,
+            explain=explain,
+            progress=cb,
+        )
+    _print(shown)
 
 
 @app.command("queries")
@@ -433,15 +424,24 @@ def list_queries(data: Path = DataOpt):
 def compare(
     a: str = typer.Argument(..., help="A claim id."),
     b: str = typer.Argument(..., help="Another claim id."),
+    endpoint: Optional[str] = typer.Option(
+        None,
+        "--endpoint",
+        envvar="BENCHKG_ENDPOINT",
+        callback=_url,
+        help="Ask a SPARQL 1.1 endpoint instead of the embedded store.",
+    ),
+    timeout: float = TimeoutOpt,
     data: Path = DataOpt,
 ):
     """Say whether two claims can be compared, every difference, and the gotchas that apply.
 
     Example: benchkg compare bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server bench-mlperf-endpoints-v0-7-coreweave-gb200-nvl72-deepseek-r1
     """
-    kg = _open(data)
-    _build(kg)
-    _echo(kg.compare(a, b).text())
+    kg = _open(data, endpoint, timeout)
+    with _progress("building") as cb:
+        comparison = kg.compare(a, b, progress=cb)
+    _echo(comparison.text())
 
 
 @app.command()
@@ -450,19 +450,27 @@ def show(
     all_referrers: bool = typer.Option(
         False, "--all", help="List every record that refers to it (not counts by kind)."
     ),
+    endpoint: Optional[str] = typer.Option(
+        None,
+        "--endpoint",
+        envvar="BENCHKG_ENDPOINT",
+        callback=_url,
+        help="Ask a SPARQL 1.1 endpoint for what refers to it (the record is read from --data).",
+    ),
+    timeout: float = TimeoutOpt,
     data: Path = DataOpt,
 ):
     """Show one record: its fields, derived values, what refers to it, its gotchas and findings.
 
     Example: benchkg show "NVIDIA GB300"   (or an id: benchkg show mlperf-6.0-0075-llama2-70b-99-offline)
     """
-    kg = _open(data)
+    kg = _open(data, endpoint, timeout)
     found = kg.find(ident)
     if found.note():
         _echo(f"({found.note()})", err=True)
-    _build(kg)
-    _validate(kg)  # with a progress bar; show reads the findings from the cache it leaves
-    _echo(kg.show(f"{found.kind}/{found.id}", all_referrers))
+    with _progress("validating") as cb:
+        text = kg.show(f"{found.kind}/{found.id}", all_referrers, progress=cb)
+    _echo(text)
 
 
 @app.command()
@@ -495,12 +503,11 @@ def export(
 
     Example: benchkg export -o graph.ttl
     """
-    from benchkg.publish.export import format_from_path
+    from benchkg.api import format_from_path
 
     fmt = format_from_path(output, format)
-    kg = _open(data)
-    _build(kg)
-    kg.export(output, format)
+    with _progress("building") as cb:
+        _open(data).export(output, format, progress=cb)
     _echo(f"wrote {output} ({fmt}, {output.stat().st_size:,} bytes)")
 
 
@@ -527,11 +534,8 @@ def site(
 
     Example: benchkg site -o site && python -m http.server -d site 8000
     """
-    kg = _open(data)
-    _build(kg)
-    findings = _validate(kg).findings  # with a progress bar
-    with _progress("writing pages") as cb:
-        result = kg.site(output, endpoint=endpoint, published_at=published_at, findings=findings, progress=cb)
+    with _progress("writing the site") as cb:
+        result = _open(data).site(output, endpoint=endpoint, published_at=published_at, progress=cb)
     _echo(
         f"wrote {result.out}: {result.pages:,} pages ({result.entities:,} records, {result.charts} charts), "
         f"{result.files:,} files, {result.bytes / 1e6:,.1f} MB; open {result.out / 'index.html'}"
@@ -569,7 +573,6 @@ def push(
     Example: benchkg push --endpoint http://127.0.0.1:7878/query
     """
     kg = _open(data, timeout=timeout)
-    _build(kg)
     with _progress("pushing") as cb:
         result = kg.push(endpoint, gsp=gsp, update_endpoint=update_endpoint, progress=cb)
     _echo(
@@ -680,7 +683,7 @@ def draft(
 
     Example: benchkg draft saved-post.html > claim.json   (or: benchkg draft saved-post.html --out data)
     """
-    from benchkg.records.draft import record_text
+    from benchkg.api import record_text
 
     kg = _open(data)
     results = kg.draft(source, out)

@@ -59,10 +59,12 @@ def measure(size: int, work: Path) -> dict:
     from pyoxigraph import RdfFormat, Store
     from synthetic import generate
 
-    from benchkg.answers.queries import run_query, saved_queries
+    from benchkg.answers.queries import run_query
+    from benchkg.answers.savedquery import saved_queries
     from benchkg.checks.incremental import cache_path_for
     from benchkg.checks.validate import validate_graph
-    from benchkg.graph.store import build_graph, store_dir_for
+    from benchkg.graph.opening import store_dir_for
+    from benchkg.graph.store import build_graph
     from benchkg.publish.export import export_graph
 
     out: dict = {"size": size}
@@ -143,7 +145,7 @@ def answers(data: Path) -> dict:
     the small queries of the caveats and notes, each as (count, seconds)."""
     import benchkg
     import benchkg.answers.queries as queries
-    from benchkg.answers.queries import saved_queries
+    from benchkg.answers.savedquery import saved_queries
 
     calls: list[tuple[str, float]] = []
     real = queries.run_sparql

@@ -10,7 +10,8 @@ from pathlib import Path
 if __name__ == "__main__":
     from pyoxigraph import NamedNode
 
-    from benchkg.graph.store import _finding_caveats, build_graph, caveats_graph
+    from benchkg.graph.derived import caveats_graph, finding_caveats
+    from benchkg.graph.store import build_graph
     from benchkg.kernel.vocab import BK, DEFAULT_BASE
 
     d = Path(tempfile.mkdtemp()) / "data"
@@ -21,7 +22,7 @@ if __name__ == "__main__":
     st = r.store
     del r
     t = time.time()
-    _finding_caveats(st, caveats_graph(DEFAULT_BASE), NamedNode(BK + "caveat"))
+    finding_caveats(st, caveats_graph(DEFAULT_BASE), NamedNode(BK + "caveat"))
     print("finding caveats", round(time.time() - t, 2))
     del st
     t = time.time()

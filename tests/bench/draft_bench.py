@@ -33,7 +33,7 @@ def page(shape: str, size: int) -> str:
 
 
 def main() -> None:
-    from benchkg.records.draft import draft
+    from benchkg.importers.draft import draft
     from benchkg.records.names import names_of
 
     names = names_of([ROOT / "data"])

@@ -33,8 +33,10 @@ def ask(url, query):
 
 
 if __name__ == "__main__":
-    from benchkg.answers.queries import bound_text, find_query
-    from benchkg.graph.store import build_graph, close_store, open_store, store_dir_for
+    from benchkg.answers.queries import bound_text
+    from benchkg.answers.savedquery import find_query
+    from benchkg.graph.opening import close_store, open_store, store_dir_for
+    from benchkg.graph.store import build_graph
     from benchkg.publish.serve import Limits, make_server
 
     d = Path(tempfile.mkdtemp()) / "data"

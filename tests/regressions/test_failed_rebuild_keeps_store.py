@@ -8,7 +8,8 @@ import gc
 import pytest
 
 import benchkg.graph.store as store_module
-from benchkg.graph.store import build_graph, open_store, store_dir_for
+from benchkg.graph.opening import open_store, store_dir_for
+from benchkg.graph.store import build_graph
 from benchkg.kernel.errors import InputError
 
 

@@ -1,4 +1,4 @@
-"""The results algebra (DESIGN §6, fourth round): one flat view of the results, a few composable verbs,
+"""The results algebra (docs/queries.md, "Any comparison without SPARQL"): one flat view of the results, a few composable verbs,
 compiled to one SPARQL query per command.
 
 The view has one row per result (claim) and one column per dimension (:data:`COLUMNS`). A command
@@ -13,6 +13,10 @@ Values are resolved like a ``--param`` value: ids, names and aliases in any case
 records (model, chip, submitter…), the vocabulary's words for the others (``division=closed``);
 ``round=6.0`` is the suite's version; ``tier=99.9`` matches the accuracy tier stored as text, and
 ``tier>99`` compares it as a number.
+
+Long because the view's columns, the verbs and their compilation to one query are one grammar: how a
+verb is written in SPARQL depends on how each column is read, and the two are kept where one reads
+both.
 """
 
 from __future__ import annotations

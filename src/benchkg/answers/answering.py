@@ -15,8 +15,8 @@ from benchkg.answers.algebra import unpaired_note
 from benchkg.answers.caveats import answer_caveats, answer_claims, left_out
 from benchkg.answers.disclosure import disclose
 from benchkg.answers.explain import absent_rounds, why_empty
-from benchkg.answers.queries import ANY, settle, unpaired_text
-from benchkg.kernel.rows import window
+from benchkg.answers.queries import run_query, settle, unpaired_text
+from benchkg.answers.savedquery import ANY
 from benchkg.kernel.vocab import DEFAULT_BASE
 
 
@@ -70,8 +70,7 @@ class Answer:
 def assemble(
     saved,
     params: dict[str, str],
-    run: Callable,
-    select: Callable[[str], list[dict]],
+    backend,
     *,
     limit: int | None = None,
     offset: int = 0,
@@ -79,11 +78,16 @@ def assemble(
     base: str = DEFAULT_BASE,
     cite: bool = False,
 ) -> Answer:
-    """Run ``saved`` with ``params`` through ``run(params, limit=, offset=)`` (embedded or remote) and
-    assemble the :class:`Answer`; ``select`` runs the small queries its caveats and notes need.
+    """Run ``saved`` with ``params`` where ``backend`` runs queries (:mod:`benchkg.graph.backend`) and
+    assemble the :class:`Answer`, the small queries of its caveats and notes included.
     With ``limit``/``offset`` only that window of rows is kept; the caveats are the whole answer's.
     An ``auto`` default is settled once here (:func:`benchkg.answers.queries.settle`) and runs as if given; with
     ``cite``, each shown row's claims get the MLPerf disclosure footnotes (:mod:`benchkg.answers.disclosure`)."""
+    select = backend.select
+
+    def run(p, **window_):
+        return run_query(backend, saved, p, base=base, **window_)
+
     settled = settle(saved, params, base, select)
     whole: dict[tuple, object] = {}  # the answers run whole, by their parameters: a note asking again reuses one
 
@@ -98,8 +102,6 @@ def assemble(
 
     windowed = limit is not None or offset
     results = settled_run(params, limit=limit, offset=offset) if windowed else settled_run(params)
-    if windowed and results.total is None:  # a remote answer comes whole: the window is cut here
-        results = window(results, limit, offset, claims=saved.claims)
     caveats = answer_caveats(select, results, saved.claims)
     kept = answer_claims(results, saved.claims)
     answer = Answer(

@@ -1,4 +1,4 @@
-"""Comparison caveats (DESIGN §5.4): the gotchas that apply to a *set* of claims compared together.
+"""Comparison caveats (docs/conventions.md, convention 4): the gotchas that apply to a *set* of claims compared together.
 
 A gotcha with ``compares: {dimension, between}`` applies to the claims of one answer — a pair in
 ``compare``, the rows of a ranking, a chart — when they differ in that dimension (and, if it names
@@ -16,10 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from benchkg.answers.queries import ANY
-from benchkg.answers.queries import store_select as select
 from benchkg.answers.results import wrap
-from benchkg.graph.remote import run_remote_sparql
+from benchkg.answers.savedquery import ANY
 from benchkg.kernel.vocab import curator_name
 
 #: dimension -> the property path from a claim to its value in that dimension
@@ -224,20 +222,6 @@ def answer_caveats(select: Callable[[str], list[dict]], results, columns: tuple[
             ],
         )
     return comparison_caveats(select, answer_claims(results, columns))
-
-
-def store_select(store) -> Callable[[str], list[dict]]:
-    """A ``select`` for :func:`comparison_caveats` on the embedded store."""
-
-    return select(store)
-
-
-def endpoint_select(endpoint: str, timeouts=None) -> Callable[[str], list[dict]]:
-    """A ``select`` for :func:`comparison_caveats` on a SPARQL 1.1 endpoint."""
-
-    return lambda text: [
-        {k: v.value for k, v in row.items()} for row in run_remote_sparql(endpoint, text, timeouts).rows
-    ]
 
 
 def answer_claims(results, columns: Iterable[str]) -> list[str]:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from benchkg.answers.caveats import pair_caveats, store_select
+from benchkg.answers.caveats import pair_caveats
 from benchkg.answers.disclosure import _QUERY, TRADEMARK, describe
-from benchkg.answers.queries import run_query, run_sparql
+from benchkg.answers.queries import run_query
 from benchkg.answers.results import format_number, short, wrap
+from benchkg.graph.backend import backend_of
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.vocab import DEFAULT_BASE, record_iri
 
@@ -127,7 +128,7 @@ class Comparison:
         return "\n".join(lines)
 
 
-def compare_claims(store, a: str, b: str, base: str = DEFAULT_BASE) -> Comparison:
+def compare_claims(backend, a: str, b: str, base: str = DEFAULT_BASE) -> Comparison:
     """Compare two claims by id: their values and ratio, every difference, the comparison caveats
     the pair triggers and the caveats of each claim alone.
 
@@ -144,7 +145,8 @@ def compare_claims(store, a: str, b: str, base: str = DEFAULT_BASE) -> Compariso
     :raises UsageError: if either id is not a claim.
     """
 
-    rows = run_query(store, "comparability", {"a": a, "b": b}, base=base).rows
+    backend = backend_of(backend)
+    rows = run_query(backend, "comparability", {"a": a, "b": b}, base=base).rows
     differences = []
     for row in rows:
         if row["same"].value == "true":
@@ -167,8 +169,7 @@ def compare_claims(store, a: str, b: str, base: str = DEFAULT_BASE) -> Compariso
     ia, ib = record_iri(base, "benchmarks", a), record_iri(base, "benchmarks", b)
     values = {}
     for key, iri in (("a", ia), ("b", ib)):
-        found = run_sparql(
-            store,
+        found = backend.results(
             f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
             PREFIX qudt: <http://qudt.org/schema/qudt/>
             SELECT ?value ?unit ?per_accelerator ?derived WHERE {{ <{iri}> bk:result ?r .
@@ -179,8 +180,7 @@ def compare_claims(store, a: str, b: str, base: str = DEFAULT_BASE) -> Compariso
         ).rows
         if found:
             values[key] = {k: short(v) if k == "unit" else v.value for k, v in found[0].items()}
-    mine = run_sparql(
-        store,
+    mine = backend.results(
         f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
         PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
         SELECT DISTINCT ?claim ?g ?severity ?title WHERE {{ VALUES ?claim {{ <{ia}> <{ib}> }}
@@ -192,20 +192,21 @@ def compare_claims(store, a: str, b: str, base: str = DEFAULT_BASE) -> Compariso
     for row in mine:
         name = a if row["claim"].value == ia else b
         claim_caveats.setdefault(name, []).append((short(row["g"]), short(row.get("severity")), row["title"].value))
-    caveats = pair_caveats(store_select(store), [(ia, ib)])
+    caveats = pair_caveats(backend.select, [(ia, ib)])
     for c in caveats:
         c.pairs = None  # one pair: "in 1 of 1 pairs" says nothing
     gotchas = [(c.gotcha, c.severity, c.title, c.statement) for c in caveats]
 
-    found = {r["c"]: r for r in store_select(store)(_QUERY % f"<{ia}> <{ib}>")}
+    found = {r["c"]: r for r in backend.select(_QUERY % f"<{ia}> <{ib}>")}
     disclosures = {key: describe(found.get(iri, {})) for key, iri in (("a", ia), ("b", ib))}
     return Comparison(a, b, verdict, differences, gotchas, values, caveats, claim_caveats, disclosures)
 
 
-def check_claims_exist(store, ids: list[str], base: str = DEFAULT_BASE) -> None:
+def check_claims_exist(backend, ids: list[str], base: str = DEFAULT_BASE) -> None:
     """:raises UsageError: naming any id that is not a claim in the store."""
+    backend = backend_of(backend)
 
     for claim in ids:
         iri = record_iri(base, "benchmarks", claim)
-        if not run_sparql(store, f"SELECT ?t WHERE {{ <{iri}> a ?t }}").rows:
+        if not backend.results(f"SELECT ?t WHERE {{ <{iri}> a ?t }}").rows:
             raise UsageError(f"{claim!r} is not a claim in data/benchmarks/; `benchkg query leaderboard` lists claims")

@@ -31,7 +31,7 @@ from decimal import Decimal
 
 from pyoxigraph import Literal, NamedNode
 
-from benchkg.answers.results import save_figure
+from benchkg.answers.charts import save_figure
 from benchkg.kernel.rows import Results
 from benchkg.kernel.vocab import PREFIXES
 

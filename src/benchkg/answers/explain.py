@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from typing import Callable
 
-from benchkg.answers.queries import ANY
+from benchkg.answers.savedquery import ANY
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.vocab import concept_iri, curator_name
 

@@ -69,7 +69,10 @@ class _Lint:
                 self.nested(e)
 
     def walk(self, node) -> tuple[set, set]:
-        """(certainly bound, maybe bound) variables of a pattern, recording problems on the way."""
+        """(certainly bound, maybe bound) variables of a pattern, recording problems on the way.
+
+        Long because it is one case per algebra node of rdflib's parser, and the cases are read
+        together: how a variable is bound depends on every node above it."""
         if not isinstance(node, CompValue):
             return set(), set()
         name = node.name

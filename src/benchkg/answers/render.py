@@ -9,12 +9,37 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from benchkg.answers.caveats import format_caveats
+from benchkg.answers.charts import CHART_ROWS, to_chart
 from benchkg.answers.curves import to_curve_chart
 from benchkg.answers.disclosure import with_marks
-from benchkg.answers.results import CHART_ROWS, FORMATS, TableOptions, markdown_text, to_chart, to_table
+from benchkg.answers.results import (
+    markdown_text,
+    to_csv,
+    to_json,
+    to_markdown,
+    to_plain_csv,
+    to_plain_json,
+    to_sparql_tsv,
+    to_sparql_xml,
+)
+from benchkg.answers.tables import TableOptions, to_table
 from benchkg.kernel.errors import UsageError
+
+#: format name -> writer; csv, tsv and json are for people and programs, sparql-* are the W3C formats
+FORMATS = {
+    "table": to_table,
+    "csv": to_plain_csv,
+    "tsv": lambda r: to_plain_csv(r, "\t"),
+    "json": to_plain_json,
+    "markdown": to_markdown,
+    "sparql-json": to_json,
+    "sparql-csv": to_csv,
+    "sparql-tsv": to_sparql_tsv,
+    "sparql-xml": to_sparql_xml,
+}
 
 #: the formats for people: notes under the rows, on stdout
 FOR_PEOPLE = ("table", "markdown")
@@ -29,6 +54,7 @@ class Rendered:
     notes: list[str] = field(default_factory=list)
     data: bool = False
     resolved: list[str] = field(default_factory=list)
+    chart: Path | None = None  # where its chart was drawn, when asked
 
 
 def render(answer, fmt: str = "table", *, offset: int = 0, columns: tuple[str, ...] = (), wide: bool = False):
@@ -66,14 +92,15 @@ def render(answer, fmt: str = "table", *, offset: int = 0, columns: tuple[str, .
     return Rendered(out, notes, data=fmt not in FOR_PEOPLE, resolved=[f"({note})" for note in answer.resolved])
 
 
-def check_chart(saved, path: Path, queries: dict) -> None:
-    """Refuse a chart a query cannot draw, before it runs.
+def check_chart(saved, path: Path, queries: Callable[[], dict]) -> None:
+    """Refuse a chart a query cannot draw, before it runs (``queries()`` gives the saved queries, read
+    only to name those with a chart).
 
     :raises UsageError: for a query without a chart (naming those with one) or a file that is not
         ``.png`` or ``.svg``.
     """
     if saved.chart is None:
-        with_charts = ", ".join(n for n, q in queries.items() if q.chart)
+        with_charts = ", ".join(n for n, q in queries().items() if q.chart)
         raise UsageError(f"query {saved.name} has no chart; queries with charts: {with_charts}")
     if Path(path).suffix.lower() not in (".png", ".svg"):
         raise UsageError(f"--chart writes .png or .svg, not {Path(path).name!r}")

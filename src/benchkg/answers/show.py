@@ -8,8 +8,9 @@ from decimal import Decimal
 from pathlib import Path
 
 from benchkg.answers.explain import TERMS, terms_in
-from benchkg.answers.queries import run_query, run_sparql
+from benchkg.answers.queries import run_query
 from benchkg.answers.results import short
+from benchkg.graph.backend import backend_of
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.vocab import DEFAULT_BASE, record_iri
 from benchkg.records.layout import record_path
@@ -17,7 +18,7 @@ from benchkg.records.reader import read_record
 from benchkg.records.schema import ID_PATTERN, KINDS
 
 
-def find_record_path(data_dir: Path, ident: str) -> tuple[str, Path]:
+def find_record_path(data_dir: Path, ident: str, layout=None) -> tuple[str, Path]:
     """Find a record by ``id`` or ``kind/id``.
 
     :raises UsageError: when no record has that id, or several kinds do (name the kind then).
@@ -30,9 +31,9 @@ def find_record_path(data_dir: Path, ident: str) -> tuple[str, Path]:
             f"e.g. 'benchkg show llama2-70b' or 'benchkg show models/llama2-70b'"
         )
     if sep:
-        candidates = [(kind, record_path(data_dir, kind, rid))] if kind in KINDS else []
+        candidates = [(kind, record_path(data_dir, kind, rid, layout))] if kind in KINDS else []
     else:
-        candidates = [(k, record_path(data_dir, k, ident)) for k in KINDS]
+        candidates = [(k, record_path(data_dir, k, ident, layout)) for k in KINDS]
     found = [(k, p) for k, p in candidates if p.is_file()]
     if not found:
         raise UsageError(
@@ -52,27 +53,42 @@ REFERRERS_LISTED = 12
 
 
 def describe(
-    store, data_dir: Path, ident: str, findings=(), base: str = DEFAULT_BASE, all_referrers: bool = False
+    backend,
+    data_dir: Path,
+    ident: str,
+    findings=(),
+    base: str = DEFAULT_BASE,
+    all_referrers: bool = False,
+    layout=None,
 ) -> str:
     """A readable page about one record (fields as written, derived values, references to it (by kind
-    with counts when there are many, every id with ``all_referrers``), gotchas that apply, findings,
+    with counts when there are many, every id with ``all_referrers``), gotchas that apply, findings
+    (``findings`` None: not checked, as against an endpoint),
     and what MLPerf's terms in it mean)."""
-    kind, path = find_record_path(Path(data_dir), ident)
+    backend = backend_of(backend)
+    kind, path = find_record_path(Path(data_dir), ident, layout)
     record_id = path.stem
     iri = record_iri(base, kind, record_id)
     data = read_record(path, kind).data  # as benchkg reads it: 72.0 is the count 72
     lines = [f"{kind}/{record_id}", f"  IRI   {iri}", f"  file  {path}", ""]
     lines += _fields(data)
-    lines += _derived(store, iri)
+    lines += _derived(backend, iri)
     if kind == "systems":
-        lines += _system_fabrics(store, iri)
+        lines += _system_fabrics(backend, iri)
     if kind == "benchmarks":
-        lines += _compute_bound(store, record_id, base)
-    lines += _referrers(store, iri, base, all_referrers)
+        lines += _compute_bound(backend, record_id, base)
+    lines += _referrers(backend, iri, base, all_referrers)
     if kind == "benchmarks":
-        lines += _gotchas(store, iri)
-    mine = [f for f in findings if f.focus == f"{kind}/{record_id}"]
-    lines += ["", "findings:"] + ([f"  {f}" for f in mine] or ["  none"])
+        lines += _gotchas(backend, iri)
+    if findings is None:
+        lines += [
+            "",
+            "findings:",
+            "  not checked here (the answers came from an endpoint): benchkg validate checks them",
+        ]
+    else:
+        mine = [f for f in findings if f.focus == f"{kind}/{record_id}"]
+        lines += ["", "findings:"] + ([f"  {f}" for f in mine] or ["  none"])
     terms = terms_in(data)
     if terms:
         lines += ["", "what its terms mean (benchkg explain TERM):"]
@@ -106,17 +122,15 @@ def _fields(data: dict) -> list[str]:
     return lines
 
 
-def _derived(store, iri: str) -> list[str]:
+def _derived(backend, iri: str) -> list[str]:
     """The values benchkg derived for a claim (per accelerator), marked as not stated by the source."""
-    derived = run_sparql(
-        store,
+    derived = backend.results(
         f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
         PREFIX qudt: <http://qudt.org/schema/qudt/>
         SELECT ?value ?unit ?scope WHERE {{ <{iri}> bk:derivedValue ?d .
           ?d qudt:value ?value ; bk:scope ?scope . OPTIONAL {{ ?d qudt:hasUnit ?unit }} }}""",
     )
-    audited = run_sparql(
-        store,
+    audited = backend.results(
         f"PREFIX bk: <https://w3id.org/benchkg/ontology#> SELECT ?a WHERE {{ <{iri}> bk:auditedBy ?a }} ORDER BY ?a",
     )
     return [
@@ -129,10 +143,9 @@ def _derived(store, iri: str) -> list[str]:
     ]
 
 
-def _referrers(store, iri: str, base: str, all_referrers: bool) -> list[str]:
+def _referrers(backend, iri: str, base: str, all_referrers: bool) -> list[str]:
     """The records that refer to it: every one when few (or ``all_referrers``), else counts by kind."""
-    refs = run_sparql(
-        store,
+    refs = backend.results(
         f"""SELECT DISTINCT ?s WHERE {{ ?s ?p <{iri}> .
         FILTER(STRSTARTS(STR(?s), "{base}id/") && !CONTAINS(STR(?s), "#")) }} ORDER BY ?s""",
     )
@@ -150,10 +163,9 @@ def _referrers(store, iri: str, base: str, all_referrers: bool) -> list[str]:
     ]
 
 
-def _gotchas(store, iri: str) -> list[str]:
+def _gotchas(backend, iri: str) -> list[str]:
     """The gotchas that apply to a claim, with their severity."""
-    gotchas = run_sparql(
-        store,
+    gotchas = backend.results(
         f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
         PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
         SELECT ?g ?title ?severity WHERE {{ <{iri}> bk:caveat ?g . ?g rdfs:label ?title .
@@ -163,11 +175,10 @@ def _gotchas(store, iri: str) -> list[str]:
     return ["", "gotchas that apply:"] + (rows or ["  none"])
 
 
-def _system_fabrics(store, iri: str) -> list[str]:
+def _system_fabrics(backend, iri: str) -> list[str]:
     """The fabric a system's submitter states, beside what its chips' specifications say."""
 
-    rows = run_sparql(
-        store,
+    rows = backend.results(
         f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
         SELECT ?ic ?spec WHERE {{ <{iri}> bk:interconnect ?ic .
           BIND (EXISTS {{ <{iri}> bk:accelerator ?a . ?a bk:interconnect ?ic }}
@@ -183,11 +194,11 @@ def _system_fabrics(store, iri: str) -> list[str]:
     return out
 
 
-def _compute_bound(store, record_id: str, base: str) -> list[str]:
+def _compute_bound(backend, record_id: str, base: str) -> list[str]:
     """The claim's per-accelerator value as a fraction of its compute bound (the saved query
     compute-bound), or nothing where the record lacks what the bound needs."""
 
-    rows = run_query(store, "compute-bound", {"record": record_id}, base=base).rows
+    rows = run_query(backend, "compute-bound", {"record": record_id}, base=base).rows
     if not rows:
         return []
     r = rows[0]

@@ -64,8 +64,10 @@ class Report:
         return 0
 
 
-def locate(raw: list[RawResult], data_dir: Path, base: str = DEFAULT_BASE) -> list[Finding]:
-    """Findings located in the record files: file, line, JSON pointer; sorted by file and line."""
+def locate(raw: list[RawResult], data_dir: Path, base: str = DEFAULT_BASE, layout=None) -> list[Finding]:
+    """Findings located in the record files (of ``layout``, the data folder's, read here unless given):
+    file, line, JSON pointer; sorted by file and line."""
+    layout = layout or layout_for(data_dir)
     records: dict[str, object] = {}
     ids: dict[str, list[tuple[str, list[str]]]] = {}  # kind -> (id, aliases): read once per call
     findings: set[Finding] = set()
@@ -74,7 +76,7 @@ def locate(raw: list[RawResult], data_dir: Path, base: str = DEFAULT_BASE) -> li
         iri, _, fragment = r.focus.partition("#")
         key = iri[len(prefix) :] if iri.startswith(prefix) else iri
         kind, _, record_id = key.partition("/")
-        file = record_path(data_dir, kind, record_id)
+        file = record_path(data_dir, kind, record_id, layout)
         record = records.get(key)
         if record is None and file.is_file():
             try:  # the build has type-checked every file already: parse only

@@ -28,7 +28,9 @@ from pathlib import Path
 from pyoxigraph import NamedNode
 
 from benchkg.checks.findings import Finding, locate, sort_findings
-from benchkg.graph.store import MAPPING_VERSION, _read_manifest, manifest_graph, store_dir_for
+from benchkg.graph.manifest import SNAPSHOT_NAME, Entry, manifest_graph, read_manifest
+from benchkg.graph.opening import VALIDATION_CACHE, state_dir_for
+from benchkg.graph.store import MAPPING_VERSION
 from benchkg.kernel.atomic import write_atomic
 from benchkg.kernel.resources import ONTOLOGY_FILE
 from benchkg.kernel.vocab import BK, DEFAULT_BASE
@@ -41,9 +43,9 @@ FULL_RUN_SHARE = 0.25
 
 
 def cache_path_for(data_dir: Path) -> Path:
-    """The findings cache beside the persistent store of ``data_dir``."""
+    """The findings cache beside the persistent store of ``data_dir`` (:attr:`Workspace.findings_cache`)."""
 
-    return store_dir_for(Path(data_dir)).parent / "validation.json"
+    return state_dir_for(Path(data_dir)) / VALIDATION_CACHE
 
 
 def state_of(shape_dirs: tuple[Path, ...], base: str, data_dir: Path) -> str:
@@ -59,8 +61,8 @@ def state_of(shape_dirs: tuple[Path, ...], base: str, data_dir: Path) -> str:
 def _digests(store, base: str, snapshot: Path | None = None) -> dict[str, str]:
     """record graph IRI -> content digest, from the build manifest (its snapshot when current)."""
 
-    entries, _ = _read_manifest(store, manifest_graph(base), snapshot)
-    return {g: entry.rsplit(" ", 1)[-1] for g, entry in entries.items()}
+    entries, _ = read_manifest(store, manifest_graph(base), snapshot)
+    return {g: Entry.parse(entry).digest for g, entry in entries.items()}
 
 
 #: what two claims that may pair (Server vs Offline of one system) always share; the shape pairs on
@@ -143,7 +145,14 @@ def _focus_nodes(store, records: set[str]) -> list[str]:
 
 
 def run_incremental(
-    store, shapes, shape_dirs: tuple[Path, ...], cache: Path, data_dir: Path, base: str = DEFAULT_BASE, progress=None
+    store,
+    shapes,
+    shape_dirs: tuple[Path, ...],
+    cache: Path,
+    data_dir: Path,
+    base: str = DEFAULT_BASE,
+    progress=None,
+    layout=None,
 ):
     """The fast engine's results and located findings, re-checking only what changed since the
     cached run (findings of the records not re-checked come from the cache, file and line too:
@@ -154,7 +163,7 @@ def run_incremental(
 
     prefix = base + "id/"
     state = state_of(shape_dirs, base, data_dir)
-    digests = _digests(store, base, cache.parent / "manifest.json")
+    digests = _digests(store, base, cache.parent / SNAPSHOT_NAME)
     cached = _read(cache)
     if cached and cached.get("state") == state:
         old = cached["digests"]
@@ -172,7 +181,7 @@ def run_incremental(
         return raw, sort_findings(findings), 0
     if full:
         raw = run_fast(store, shapes, progress=progress)
-        findings = locate(raw, data_dir, base)
+        findings = locate(raw, data_dir, base, layout)
         keys = _pair_keys(store)
         rechecked = None
     else:
@@ -181,7 +190,7 @@ def run_incremental(
         raw = [RawResult(*r) for record, rs in cached["results"].items() if record not in records for r in rs] + fresh
         keep = {record[len(prefix) :] for record in cached["results"] if record not in records}
         findings = [Finding(*f) for key, fs in cached["findings"].items() if key in keep for f in fs]
-        findings = sort_findings(set(findings) | set(locate(fresh, data_dir, base)))
+        findings = sort_findings(set(findings) | set(locate(fresh, data_dir, base, layout)))
         keys = {k: v for k, v in cached["keys"].items() if k not in changed}
         keys.update(_pair_keys(store, [c for c in changed if c in digests and "/benchmarks/" in c]))
         rechecked = len(records)

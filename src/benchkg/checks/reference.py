@@ -29,7 +29,9 @@ from pathlib import Path
 from pyoxigraph import RdfFormat, Store
 
 from benchkg.checks.incremental import CACHE_VERSION, state_of, write_cache
-from benchkg.graph.store import MAPPING_VERSION, build_graph, close_store, store_dir_for
+from benchkg.graph.manifest import snapshot_path
+from benchkg.graph.opening import close_store, store_dir_for
+from benchkg.graph.store import MAPPING_VERSION, build_graph
 from benchkg.kernel.resources import ONTOLOGY_FILE, REFERENCE_DIR, SHAPES_DIR
 from benchkg.kernel.version import __version__
 from benchkg.records.layout import reference_names
@@ -123,9 +125,9 @@ def seed_store(store_dir: Path, persist: bool = True):
         return memory
     store_dir.parent.mkdir(parents=True, exist_ok=True)
     source.backup(str(store_dir))
-    snapshot = source_dir.parent / "manifest.json"
+    snapshot = snapshot_path(source_dir)
     if snapshot.is_file():
-        shutil.copyfile(snapshot, store_dir.parent / "manifest.json")
+        shutil.copyfile(snapshot, snapshot_path(store_dir))
     return None
 
 
@@ -137,7 +139,7 @@ def seed_validation(cache: Path, data_dir: Path, shape_dirs: tuple[Path, ...], b
 
     if Path(cache).exists():
         return
-    snapshot = store_dir_for(prepared()).parent / "manifest.json"
+    snapshot = snapshot_path(store_dir_for(prepared()))
     try:
         entries = json.loads(snapshot.read_text(encoding="utf-8"))["entries"]
     except (OSError, ValueError, KeyError):

@@ -30,7 +30,7 @@ from benchkg.graph.store import content_quads
 from benchkg.kernel.errors import InputError
 from benchkg.kernel.version import __version__
 from benchkg.kernel.vocab import DEFAULT_BASE
-from benchkg.records.layout import layout_for
+from benchkg.records.layout import Layout, layout_for
 from benchkg.rules.engine import run_fast
 from benchkg.rules.shapes import SEVERITIES, SH, RawResult, load_shapes  # noqa: F401 - re-exported for callers
 
@@ -54,6 +54,7 @@ def validate_graph(
     engine: str = "fast",
     cache: Path | None = None,
     progress=None,
+    layout: Layout | None = None,
 ) -> Report:
     """Validate the store built from ``data_dir`` and return findings located in the records.
 
@@ -61,7 +62,8 @@ def validate_graph(
     ``engine="pyshacl"`` runs pyshacl, the reference the tests hold the fast engine to.
     With ``cache`` (a file, see :mod:`benchkg.checks.incremental`) the fast engine re-checks only what
     changed since the cached run; ``report.rechecked`` says how many records it re-checked.
-    The shapes are benchkg's and the data repository's (:mod:`benchkg.records.layout`), or ``shapes_dir``'s.
+    The shapes are benchkg's and the data repository's (:mod:`benchkg.records.layout`; ``layout``: the
+    data folder's, when the caller has read it), or ``shapes_dir``'s.
 
     >>> from benchkg.graph.store import build_graph
     >>> from benchkg.kernel.resources import ROOT
@@ -70,21 +72,22 @@ def validate_graph(
     >>> report.exit_code(), report.count("violation")
     (0, 0)
     """
-    shape_dirs = (Path(shapes_dir),) if shapes_dir is not None else layout_for(data_dir).shape_dirs
+    layout = layout or layout_for(data_dir)
+    shape_dirs = (Path(shapes_dir),) if shapes_dir is not None else layout.shape_dirs
     shapes = load_shapes(shape_dirs)
     rechecked = None
     if engine == "pyshacl":
         raw, report_graph = run_pyshacl(store, shapes, base)
     elif cache is not None:
         raw, findings, rechecked = run_incremental(
-            store, shapes, shape_dirs, Path(cache), Path(data_dir), base, progress
+            store, shapes, shape_dirs, Path(cache), Path(data_dir), base, progress, layout
         )
         return Report(findings, lambda: report_graph_of(raw), rechecked)
     else:
         raw, rechecked = run_fast(store, shapes, progress=progress), None
         report_graph = None
     return Report(
-        locate(raw, Path(data_dir), base),
+        locate(raw, Path(data_dir), base, layout),
         report_graph if report_graph is not None else (lambda: report_graph_of(raw)),
         rechecked,
     )

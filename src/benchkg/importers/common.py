@@ -18,13 +18,13 @@ from benchkg.records.schema import ID_PATTERN
 TABLES = Path(__file__).resolve().parent
 
 
-def slug(text: str) -> str:
-    """An id from free text.
+def slug(text: str, empty: str = "unnamed") -> str:
+    """An id from free text (``empty`` when nothing of it is left).
 
-    >>> slug("Quanta_Cloud_Technology"), slug("NVIDIA  Corp."), slug("v4.1-0001")
-    ('quanta-cloud-technology', 'nvidia-corp', 'v4.1-0001')
+    >>> slug("Quanta_Cloud_Technology"), slug("NVIDIA  Corp."), slug("v4.1-0001"), slug("::", "draft")
+    ('quanta-cloud-technology', 'nvidia-corp', 'v4.1-0001', 'draft')
     """
-    return re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.") or "unnamed"
+    return re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.") or empty
 
 
 def record_text(record: dict) -> str:

@@ -4,6 +4,9 @@ One benchmark per result row (a CPU-only result counts its processors), one syst
 description, plus the accelerators, organisations, suite, models, formats, engines, interconnects and
 the source they need. Names are resolved only
 through the reviewed tables beside this file; what they do not know is reported, never guessed.
+
+Long because one MLPerf round becomes records of nine kinds, and each reviewed name table is used
+beside the rows that need it.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The exceptions benchkg raises; the CLI turns each into a message and an exit code.
 
-Exit codes (DESIGN §5): 0 fine, 1 the data breaks a convention, 2 the input could not be read
+Exit codes (docs/cli.md, "Exit codes"): 0 fine, 1 the data breaks a convention, 2 the input could not be read
 or the command was misused. Every error here maps to 2; convention breaks are findings, not
 exceptions.
 """

@@ -1,6 +1,6 @@
 """Where benchkg's own files are: the ontology, the shapes, the saved queries and the reference records.
 
-They live at the top of the repository (DESIGN §2), beside ``src/``: that is the one place they are
+They live at the top of the repository (docs/architecture.md), beside ``src/``: that is the one place they are
 edited. A wheel carries them inside the package, in ``benchkg/share/`` (see ``pyproject.toml``), so an
 installed benchkg finds them there and an editable checkout finds them at the top.
 

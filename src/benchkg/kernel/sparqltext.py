@@ -133,3 +133,23 @@ def uses_service(text: str) -> bool:
         return False
 
     return calls(tree)
+
+
+def parse_error(name: str, text: str, error: Exception) -> str:
+    r"""What a parser's complaint means for the person who wrote the query.
+
+    >>> parse_error("q", "SELECT * { ?s ?p \x00 }", SyntaxError("error at 1:18: expected OPTIONAL"))
+    'q: the query holds a control character (\\x00) at line 1; save it as plain text'
+    >>> parse_error("q", "this is prose", SyntaxError("error at 1:6: expected CONSTRUCT"))
+    'q: the query does not parse (error at 1:6: expected CONSTRUCT): check the SPARQL near line 1, column 6; a query starts with PREFIX, SELECT, ASK, CONSTRUCT or DESCRIBE'
+    """
+    for n, line in enumerate(text.splitlines(), 1):
+        bad = re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", line)
+        if bad:
+            return f"{name}: the query holds a control character (\\x{ord(bad.group()):02x}) at line {n}; save it as plain text"
+    where = re.search(r"(\d+):(\d+)", str(error))
+    near = f": check the SPARQL near line {where.group(1)}, column {where.group(2)}" if where else ""
+    return (
+        f"{name}: the query does not parse ({error}){near}; a query starts with PREFIX, SELECT, ASK, CONSTRUCT "
+        "or DESCRIBE"
+    )

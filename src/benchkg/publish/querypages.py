@@ -7,9 +7,10 @@ from collections import defaultdict
 from pathlib import Path
 
 from benchkg.answers.answering import assemble
+from benchkg.answers.charts import to_chart
 from benchkg.answers.disclosure import with_marks
-from benchkg.answers.queries import run_query, store_select
-from benchkg.answers.results import short, to_chart, to_csv
+from benchkg.answers.results import short, to_csv
+from benchkg.graph.backend import backend_of
 from benchkg.publish.pages import esc, gotcha_list, link, page, table
 from benchkg.publish.sitegraph import Renderer, SiteGraph, numeric_columns
 
@@ -20,14 +21,7 @@ def query_page(g: SiteGraph, store, saved, out_dir: Path) -> tuple[str, bool]:
     root = "../../"
     r = Renderer(g, root)
     saved.check_service()  # a data repository's own query that calls SERVICE is not run for the site
-    answer = assemble(
-        saved,
-        {},
-        lambda p, **w: run_query(store, saved, p, base=g.base, **w),
-        store_select(store),
-        base=g.base,
-        cite=True,
-    )
+    answer = assemble(saved, {}, backend_of(store), base=g.base, cite=True)
     results = answer.results
     (out_dir / "results.csv").write_text(to_csv(results), encoding="utf-8")
     parts = _introduction(saved, answer)

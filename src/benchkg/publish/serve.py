@@ -13,6 +13,9 @@ would make this machine fetch any URL) is refused unless allowed. Requests must 
 ``Host`` (a page on another site cannot reach it through DNS rebinding); POSTs from another origin
 are refused; read-only GETs carry ``Access-Control-Allow-Origin: *``. Bound to 127.0.0.1 unless told
 otherwise.
+
+Long because the HTTP server, the worker processes that run the queries and the limits between them
+(deadline, memory, answer size, Host names) are read together to see that none can be bypassed.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from typing import Any
 
 from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat, serialize
 
-from benchkg.graph.store import readable_store
+from benchkg.graph.opening import readable_store
 from benchkg.kernel.errors import QueryError, UsageError
 from benchkg.kernel.lifeline import die_with_parent
 from benchkg.kernel.sparqltext import check_depth, is_update, names_its_dataset, uses_service

@@ -31,18 +31,20 @@ from pathlib import Path
 
 from pyoxigraph import RdfFormat, parse, serialize
 
-from benchkg.answers.queries import saved_queries
+from benchkg.answers.queries import run_query
+from benchkg.answers.results import format_number, ratio_cell, short
+from benchkg.answers.savedquery import saved_queries
 from benchkg.kernel.atomic import current_umask, remove_stale_temporaries
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.resources import ASSETS_DIR, CONTEXT_FILE, ONTOLOGY_FILE
-from benchkg.kernel.vocab import DATA_PREFIXES, DEFAULT_BASE
+from benchkg.kernel.vocab import BK, DATA_PREFIXES, DEFAULT_BASE
 from benchkg.publish import conneg, jsonld
 from benchkg.publish.dataset import DUMPS, dataset_stats, describe
 from benchkg.publish.entities import LDP, entity_page, kind_container, kind_index, ontology_page
 from benchkg.publish.export import refuse_inside, serialize_graph
 from benchkg.publish.pages import esc, link, page, search_form, table
 from benchkg.publish.querypages import queries_index, query_page
-from benchkg.publish.sitegraph import SINGULAR, SiteGraph
+from benchkg.publish.sitegraph import SINGULAR, Renderer, SiteGraph
 from benchkg.records.layout import layout_for
 from benchkg.records.schema import KINDS
 
@@ -63,7 +65,9 @@ class SiteReport:
     charts: int = 0
 
 
-def _home(g: SiteGraph, counts: dict[str, int], saved: dict, dumps: dict[str, int], stats) -> str:
+def _home(g: SiteGraph, counts: dict[str, int], saved: dict, dumps: dict[str, int], stats, own: str = "") -> str:
+    """The home page: a data repository's own claims and their verdicts first (``own``), then the
+    graph they are compared with: its records by kind, the comparisons, the dumps."""
 
     kinds = "".join(
         f'<li>{link(f"id/{k}/index.html", k.capitalize())}<span class="count">{n:,} records</span></li>'
@@ -98,9 +102,11 @@ def _home(g: SiteGraph, counts: dict[str, int], saved: dict, dumps: dict[str, in
             "",
         ]
     )
+    heading = "<h2>The graph they are compared with</h2>" if own else "<h1>benchkg: AI-inference benchmark claims</h1>"
     body = (
-        f"<h1>benchkg: AI-inference benchmark claims</h1>"
-        f"<p>{counts.get('benchmarks', 0):,} claims with the accelerators, fabrics, engines, formats, models and "
+        own
+        + heading
+        + f"<p>{counts.get('benchmarks', 0):,} claims with the accelerators, fabrics, engines, formats, models and "
         f"sources behind them, and the pitfalls that apply when comparing them: {stats.triples:,} triples. "
         f"Each claim's page gives its value and unit as stated, any per-accelerator value benchkg derived "
         f"(marked as such), and its gotchas.</p>"
@@ -113,6 +119,71 @@ def _home(g: SiteGraph, counts: dict[str, int], saved: dict, dumps: dict[str, in
     return page("Home", body, "", scripts=["search-index.js", "search.js"])
 
 
+#: what a verdict of ``vendor-vs-audited`` says on the home page
+VERDICTS = {
+    "matches": "matches the audited result",
+    "above": "above the audited result",
+    "below": "below the audited result",
+}
+
+
+def _own_claims(g: SiteGraph, store, saved: dict, own: list[str]) -> str:
+    """A data repository's own claims, each with its verdict against the audited record: the best
+    audited result of its chip, model and scenario at the nearest scale (the saved comparison
+    ``vendor-vs-audited`` with its defaults), the ratio of the two per accelerator, and the audited
+    result; a claim with none says so."""
+    query = saved.get("vendor-vs-audited")
+    rows = {}
+    if query is not None:
+        for row in run_query(store, query, {}, base=g.base).rows:
+            rows.setdefault(row["vendor_claim"].value, row)
+    r = Renderer(g, "")
+    cells, counted = [], {}
+    for claim in sorted(own):
+        iri = f"{g.prefix}benchmarks/{claim}"
+        row = rows.get(iri)
+        verdict = (
+            VERDICTS.get(row["verdict"].value, row["verdict"].value) if row else "no audited result to set it against"
+        )
+        counted[verdict] = counted.get(verdict, 0) + 1
+        cells.append(
+            [
+                link(f"id/benchmarks/{claim}/index.html", g.labels.get(iri, claim)),
+                r.values(g.all(iri, BK + "model")),
+                r.values(g.all(iri, BK + "scenario")),
+                esc(format_number(row["vendor_per_accelerator"].value)) if row else "",
+                esc(format_number(row["audited_per_accelerator"].value)) if row else "",
+                esc(short(row["unit"])) if row and "unit" in row else "",
+                esc(ratio_cell(row["ratio"])) if row and "ratio" in row else "",
+                esc(verdict),
+                r.term(row["audited_claim"]) if row and "audited_claim" in row else "",
+            ]
+        )
+    said = "; ".join(f"{n} {v}" for v, n in sorted(counted.items(), key=lambda kv: -kv[1]))
+    return (
+        f"<h1>{len(own):,} claim{'s' if len(own) != 1 else ''} of this repository, against the audited record</h1>"
+        f"<p>{esc(said)}. Each is set beside the best audited result of its chip, model and scenario at the "
+        f"nearest scale, per accelerator ({link('queries/vendor-vs-audited/index.html', 'vendor-vs-audited')}; "
+        f"per accelerator is derived: value ÷ accelerator count).</p>"
+        + table(
+            [
+                "Claim",
+                "Model",
+                "Scenario",
+                "Claim per accelerator",
+                "Audited per accelerator",
+                "Unit",
+                "Ratio",
+                "Verdict",
+                "Audited result",
+            ],
+            cells,
+            "This repository's claims",
+            numeric={3, 4, 6},
+        )
+    )
+
+
 def build_site(
     store,
     data_dir: Path,
@@ -123,8 +194,12 @@ def build_site(
     findings=(),
     progress=None,
     published_at: str = PUBLISHED_AT,
+    own_claims: list[str] = (),
 ) -> SiteReport:
     """Write the static site for ``store`` (built from ``data_dir``) to ``out``.
+
+    ``own_claims`` are the ids of a data repository's own claims: its home page opens on them and
+    their verdicts against the audited record, before the reference set they are compared with.
 
     ``findings`` (from validation) are shown on the records they concern. ``progress(done, total)``
     is called as entity pages are written. ``published_at`` is the URL the w3id.org rules send to.
@@ -155,7 +230,7 @@ def build_site(
     try:
         os.chmod(tmp, 0o777 & ~current_umask())  # mkdtemp makes it 0700
         saved = saved_queries(layout_for(data_dir).query_dirs)
-        report = _write(store, tmp, base, endpoint, findings, progress, saved)
+        report = _write(store, tmp, base, endpoint, findings, progress, saved, own_claims)
         (tmp / ".htaccess").write_text(conneg.site_rules(), encoding="utf-8")
         (tmp / "w3id.htaccess").write_text(conneg.w3id_rules(published_at), encoding="utf-8")
         (tmp / MARKER).write_text("written by benchkg site; replaced by the next run\n", encoding="utf-8")
@@ -178,7 +253,9 @@ def build_site(
     return report
 
 
-def _write(store, out: Path, base: str, endpoint: str | None, findings, progress, saved: dict) -> SiteReport:
+def _write(
+    store, out: Path, base: str, endpoint: str | None, findings, progress, saved: dict, own_claims=()
+) -> SiteReport:
     """Every page and file of the site into ``out``: records, kind indexes, comparisons, ontology, data."""
     g = SiteGraph(store, base)
     report = SiteReport(out)
@@ -192,7 +269,8 @@ def _write(store, out: Path, base: str, endpoint: str | None, findings, progress
     sizes, stats = _write_data(store, out, base, endpoint)
     _write_search_index(g, out, saved)
     counts = {k: len(v) for k, v in by_kind.items()}
-    (out / "index.html").write_text(_home(g, counts, saved, sizes, stats), encoding="utf-8")
+    own = _own_claims(g, store, saved, own_claims) if own_claims else ""
+    (out / "index.html").write_text(_home(g, counts, saved, sizes, stats, own), encoding="utf-8")
     report.pages += 3
     return report
 

@@ -8,7 +8,8 @@ from collections import defaultdict
 from pyoxigraph import NamedNode
 
 from benchkg.answers.results import format_number
-from benchkg.graph.store import ONTOLOGY_GRAPH, caveats_graph, content_graphs
+from benchkg.graph.derived import caveats_graph
+from benchkg.graph.store import ONTOLOGY_GRAPH, content_graphs
 from benchkg.kernel.vocab import BK, DEFAULT_BASE, PREFIXES, UNIT_NAMES, curator_name
 from benchkg.publish import jsonld
 from benchkg.publish.pages import esc, link

@@ -144,14 +144,14 @@ def in_reference(layout: Layout, kind: str, record_id: str) -> bool:
     return (layout.reference / kind / f"{record_id}.json").is_file()
 
 
-def record_path(data_dir: Path, kind: str, record_id: str) -> Path:
+def record_path(data_dir: Path, kind: str, record_id: str, layout: Layout | None = None) -> Path:
     """The file of record ``kind/record_id``: the data folder's own, else the reference set's (when
-    the data folder uses it), else where it would be in the data folder.
+    the data folder uses it: ``layout``, when read already), else where it would be in the data folder.
 
     >>> record_path(Path("data"), "models", "llama2-70b")
     PosixPath('data/models/llama2-70b.json')
     """
-    layout = layout_for(data_dir)
+    layout = layout or layout_for(data_dir)
     for folder in layout.layers:
         path = Path(folder, kind, f"{record_id}.json")
         if path.is_file() and (folder == layout.data or in_reference(layout, kind, record_id)):

@@ -2,6 +2,9 @@
 
 Loading is all-or-nothing: every problem in every file is collected, and if there is any the
 caller gets one :class:`InputError` listing them all (exit 2) before anything is written.
+
+Long because every field's check carries its file, line and pointer, and the checks of all kinds
+share those helpers.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from urllib.parse import urlparse
 
 from benchkg.kernel.errors import InputError, InputProblem
 from benchkg.kernel.jsonpos import escape_pointer, line_of, pointer_lines
-from benchkg.records.layout import layout_for, reference_names, shape_files
+from benchkg.records.layout import Layout, layout_for, reference_names, shape_files
 from benchkg.records.schema import BENCHMARK_FIELD_PATHS, ID_PATTERN, KINDS, SCHEMA, Field
 
 MAX_FILE_BYTES = 1_000_000
@@ -616,14 +619,14 @@ def load_records(data_dir: Path) -> list[Record]:
     return records
 
 
-def record_entries(data_dir: Path) -> list[tuple[str, str, str]]:
-    """Every record file of ``data_dir`` and of the reference set it uses, as (kind, file name,
-    folder), sorted by kind and name.
+def record_entries(data_dir: Path, layout: Layout | None = None) -> list[tuple[str, str, str]]:
+    """Every record file of ``data_dir`` and of the reference set it uses (``layout``: its layout, when
+    read already), as (kind, file name, folder), sorted by kind and name.
 
     :raises InputError: for a file that is not a record, or a record that differs from the reference
         record of the same id.
     """
-    layout = layout_for(data_dir)
+    layout = layout or layout_for(data_dir)
     own = [(kind, name, str(data_dir)) for kind, name in record_names(data_dir)]
     if layout.reference is None:
         return own

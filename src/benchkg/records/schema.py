@@ -1,4 +1,4 @@
-"""The record format (DESIGN §3): every field of every kind, its JSON type and its RDF predicate.
+"""The record format (docs/records.md): every field of every kind, its JSON type and its RDF predicate.
 
 One table serves the loader (types, unknown fields), the mapping (predicates) and the
 reporting (predicate -> field name, to point a finding at the JSON that caused it).

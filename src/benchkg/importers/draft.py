@@ -11,6 +11,10 @@ come from the whole text; ``omitted_by_source`` lists what it does not state. Wh
 (who measured the number, which of two chips ran it) is left out of the record and said in a comment:
 a draft validates only once a person has filled the gaps. Prices, years, percentages and model sizes
 are numbers too, and are left alone.
+
+Long because reading prose is a chain of small readers (numbers, units, chips, models, scenarios,
+counts, organisations) whose order decides what a sentence says; they are kept together so that
+order is read in one place.
 """
 
 from __future__ import annotations
@@ -19,12 +23,12 @@ import bisect
 import functools
 import html
 import html.parser
-import json
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
+from benchkg.importers.common import record_text, slug  # noqa: F401 - record_text: drafts are written as imports are
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.numbers import Mention, mentions
 from benchkg.records.names import Names, Spans
@@ -310,14 +314,14 @@ def _number(value: Decimal):
     return int(value) if value == value.to_integral_value() else float(value)
 
 
-def slug(text: str) -> str:
+def page_id(text: str) -> str:
     """An id from a file name, never one benchkg reserves (a page saved as ``index.html.md`` drafted
     records under the id ``index.html``, and every command then refused the data folder).
 
-    >>> slug("Blog: CoreWeave GB200 (v6.1)"), slug("index.html"), slug("Any")
+    >>> page_id("Blog: CoreWeave GB200 (v6.1)"), page_id("index.html"), page_id("Any")
     ('blog-coreweave-gb200-v6.1', 'index-html', 'any-page')
     """
-    out = re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.") or "draft"
+    out = slug(text, "draft")
     if reserved_id(out):
         out = out.replace(".", "-")
     return f"{out}-page" if reserved_id(out) else out
@@ -528,7 +532,7 @@ def _forget() -> None:
 
 def _draft(path: Path, names: Names) -> list[Draft]:
     text, heading = read_page(path)
-    source_id = slug(path.stem)
+    source_id = page_id(path.stem)
     found = figures(text)
     title = heading or _headline(text) or path.stem
     claims = groups(found) or [None]
@@ -907,8 +911,3 @@ ORDER = (
 
 def _ordered(record: dict) -> dict:
     return {k: record[k] for k in ORDER if k in record}
-
-
-def record_text(record: dict) -> str:
-    """A record as benchkg writes records: 2-space JSON, newline at the end."""
-    return json.dumps(record, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,120 @@
+"""Where a query runs, decided once: the embedded pyoxigraph store (:class:`Embedded`) or a SPARQL 1.1
+endpoint (:class:`Endpoint`). Both answer ``results(text)`` (rows of RDF terms, a window of them when
+asked) and ``select(text)`` (rows of value text, for the small queries of caveats and notes), so the
+layers above take one object and never ask which it is. An endpoint's timeouts travel with it.
+
+>>> from pyoxigraph import Store
+>>> backend = backend_of(Store())
+>>> backend.select("SELECT ?n WHERE { VALUES ?n { 1 2 } }"), backend.remote
+([{'n': '1'}, {'n': '2'}], False)
+"""
+
+from __future__ import annotations
+
+from pyoxigraph import QuerySolutions, Store
+
+from benchkg.graph.remote import run_remote_sparql, safe_url
+from benchkg.kernel import transport
+from benchkg.kernel.errors import QueryError
+from benchkg.kernel.rows import Results
+from benchkg.kernel.sparqltext import names_its_dataset, parse_error
+
+#: how many rows past its window an answer is still counted (the rows are not kept): "--limit 1"
+#: on a query of a billion rows stops there
+COUNT_PAST = 100_000
+
+
+class Backend:
+    """What runs a query: ``results`` for an answer, ``select`` for the small queries beside it."""
+
+    #: whether the store is another machine's (names no local record has go as typed; the answer
+    #: comes whole and its window is cut here)
+    remote = False
+
+    def results(
+        self, text: str, name: str = "query", *, limit: int | None = None, offset: int = 0, claims: tuple = ()
+    ) -> Results:  # pragma: no cover - each backend says it
+        raise NotImplementedError
+
+    def select(self, text: str) -> list[dict]:
+        """Rows of ``{variable: value text}``."""
+        return [{k: v.value for k, v in row.items()} for row in self.results(text).rows]
+
+
+class Embedded(Backend):
+    """The embedded pyoxigraph store (see :func:`run_sparql`)."""
+
+    def __init__(self, store: Store):
+        self.store = store
+
+    def results(self, text, name="query", *, limit=None, offset=0, claims=()):
+        return run_sparql(self.store, text, name, limit=limit, offset=offset, claims=claims)
+
+    def ask(self, text: str) -> bool:
+        """An ASK over the union of the graphs."""
+        return bool(self.store.query(text, use_default_graph_as_union=True))
+
+    def __repr__(self) -> str:
+        return "Embedded()"
+
+
+class Endpoint(Backend):
+    """A SPARQL 1.1 endpoint answering over the union of its named graphs (Oxigraph server
+    ``--union-default-graph``; Fuseki ``tdb2:unionDefaultGraph true``); its answers come whole."""
+
+    remote = True
+
+    def __init__(self, url: str, timeouts: transport.Timeouts | None = None):
+        self.url, self.timeouts = url, timeouts
+
+    def results(self, text, name="query", *, limit=None, offset=0, claims=()):
+        return run_remote_sparql(self.url, text, self.timeouts)
+
+    def __repr__(self) -> str:
+        return f"Endpoint({safe_url(self.url)!r})"
+
+
+def backend_of(source) -> Backend:
+    """``source`` as a :class:`Backend`: a backend as it is, a pyoxigraph store as :class:`Embedded`."""
+    return source if isinstance(source, Backend) else Embedded(source)
+
+
+def run_sparql(
+    store, text: str, name: str = "query", *, limit: int | None = None, offset: int = 0, claims: tuple[str, ...] = ()
+) -> Results:
+    """Run SPARQL SELECT text on a pyoxigraph store, over the union of its graphs.
+
+    With ``limit`` (or ``offset``) the solutions are streamed: only the window's rows are kept, and
+    counting stops :data:`COUNT_PAST` rows past it, so the work is bounded whatever the query; the
+    ``claims`` columns of every row counted are kept in ``claim_rows``.
+
+    >>> from pyoxigraph import Store
+    >>> r = run_sparql(Store(), "SELECT ?n WHERE { VALUES ?n { 1 2 3 4 5 } }", limit=2, offset=1)
+    >>> [row["n"].value for row in r.rows], r.total, r.more
+    (['2', '3'], 5, False)
+    """
+    try:
+        solutions = store.query(text, use_default_graph_as_union=not names_its_dataset(text))
+    except SyntaxError as e:
+        raise QueryError(parse_error(name, text, e)) from e
+    except OSError as e:
+        raise QueryError(f"{name}: the store could not answer: {e}") from e
+    if not isinstance(solutions, QuerySolutions):
+        raise QueryError(f"{name}: only SELECT queries give tables")
+    names = [v.value for v in solutions.variables]
+    if limit is None and not offset:
+        rows = [{n: s[n] for n in names if s[n] is not None} for s in solutions]
+        return Results(names, rows)
+    keep = [c for c in claims if c in names]
+    rows, claim_rows, counted, more = [], [], 0, False
+    stop = offset + (limit if limit is not None else 0) + COUNT_PAST
+    for solution in solutions:
+        if counted >= stop and limit is not None:
+            more = True
+            break
+        if offset <= counted and (limit is None or len(rows) < limit):
+            rows.append({n: solution[n] for n in names if solution[n] is not None})
+        if keep:
+            claim_rows.append(tuple(solution[c].value if solution[c] is not None else None for c in keep))
+        counted += 1
+    return Results(names, rows, counted, more, claim_rows if keep else None)

@@ -1,0 +1,204 @@
+"""The caveats the build derives (graph ``caveats``): claim caveats (a gotcha's ``applies_when``),
+finding caveats (a gotcha's ``finding_shapes``, run as SPARQL) and the ``bk:auditedBy`` links of
+vendor claims to the audited results they restate (:mod:`benchkg.graph.audited`)."""
+
+from __future__ import annotations
+
+import hashlib
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from pyoxigraph import Literal, NamedNode, Quad, Store
+
+from benchkg.graph.audited import AUDITED_BY, audited_quads
+from benchkg.graph.manifest import CAVEATS_DONE, manifest_graph
+from benchkg.kernel.vocab import BK, expand, sparql_prefixes
+from benchkg.records.layout import shape_files
+from benchkg.records.schema import BENCHMARK, BENCHMARK_FIELD_PATHS
+from benchkg.rules.engine import run_fast
+from benchkg.rules.shapes import load_shapes
+
+
+def caveats_graph(base: str) -> NamedNode:
+    """The graph of what a build derives about claims: ``bk:caveat`` links to the gotchas that apply
+    to them, and ``bk:auditedBy`` links to the audited results vendor claims restate."""
+    return NamedNode(f"{base}graph/caveats")
+
+
+def _field_paths_by_predicate() -> dict[str, str]:
+    """predicate IRI -> SPARQL property path from a claim to its values (a nested field such as
+    ``load.concurrency`` goes through its parent node)."""
+
+    paths: dict[str, list[str]] = {}
+    for name, spec in BENCHMARK_FIELD_PATHS.items():
+        steps = name.split(".")
+        hops, fields = [], BENCHMARK
+        for step in steps:
+            field = fields[step]
+            hops.append(f"<{expand(field.pred)}>")
+            inner = field.items if field.type == "list" else field
+            fields = inner.fields if inner.type == "obj" else {}
+        if name in ("metric", "value", "unit", "scope"):
+            hops = [f"<{expand('bk:result')}>"] + hops
+        paths.setdefault(expand(spec.pred), []).append("/".join(hops))
+    return {pred: "|".join(f"({p})" for p in alts) for pred, alts in paths.items()}
+
+
+def derive_caveats(
+    store: Store,
+    base: str,
+    claims: list[str] | None = None,
+    *,
+    shape_dirs: tuple[Path, ...] = (),
+    claims_only: bool = False,
+) -> None:
+    """Recompute which gotchas apply to which single claims (docs/conventions.md, convention 4): those a claim links
+    (``gotcha_ids``); *claim caveats*, whose ``applies_to`` facets all match it (one join query per
+    gotcha keeps it linear in the number of claims); and *finding caveats*, which apply to exactly
+    the claims their ``finding_shapes`` flag. *Comparison caveats* (``compares``) apply to a set of
+    claims, never to one, and are found per answer (:mod:`benchkg.answers.caveats`).
+
+    ``claims`` limits the linked and claim caveats to those claim IRIs (when no gotcha changed, they
+    depend only on the claim itself); finding caveats are recomputed whole, because a finding may
+    pair a claim with another (Server beats Offline). By default every claim is re-derived.
+    ``shape_dirs`` are the folders of shapes (benchkg's by default). ``claims_only`` says that nothing
+    but those claims changed (no system or chip a match reads at), so only their audited links are redone."""
+    graph = caveats_graph(base)
+    manifest = manifest_graph(base)
+    for old in list(store.quads_for_pattern(manifest, CAVEATS_DONE, None, manifest)):
+        store.remove(old)  # back only when this derivation is complete: an interrupted one is redone whole
+    done = Quad(manifest, CAVEATS_DONE, Literal(shapes_digest(shape_dirs)), manifest)
+    prefixes = sparql_prefixes()
+    only = "VALUES ?claim { " + " ".join(f"<{c}>" for c in claims) + " } " if claims is not None else ""
+    quads = [
+        Quad(t.subject, t.predicate, t.object, graph)
+        for t in store.query(
+            prefixes + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { " + only + "?claim a bk:Benchmark ; bk:gotcha ?g }",
+            use_default_graph_as_union=True,
+        )
+    ]
+    finding_gotchas, finding_quads = finding_caveats(store, graph, NamedNode(BK + "caveat"), shape_dirs)
+    if claims is not None and finding_gotchas:
+        # a finding gotcha's links are all redone (below), so its linked and matched ones are derived
+        # for every claim, not only the changed ones
+        changed = set(claims)
+        quads += [
+            Quad(t.subject, t.predicate, t.object, graph)
+            for t in store.query(
+                prefixes
+                + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { VALUES ?g { "
+                + " ".join(f"<{g.value}>" for g in finding_gotchas)
+                + " } ?claim a bk:Benchmark ; bk:gotcha ?g }",
+                use_default_graph_as_union=True,
+            )
+            if t.subject.value not in changed
+        ]
+    jobs = _claim_caveat_queries(store, prefixes, only, {g.value for g in finding_gotchas})
+    caveat = NamedNode(BK + "caveat")
+
+    def run(job):
+        node, query = job
+        return [Quad(r["claim"], caveat, node, graph) for r in store.query(query, use_default_graph_as_union=True)]
+
+    with ThreadPoolExecutor(max_workers=2) as pool:  # Oxigraph runs queries without Python's lock
+        for found in pool.map(run, jobs):
+            quads += found
+    # which audited result each vendor claim restates: when only claims changed, the links from and to
+    # them (a changed audited result changes the links of unchanged vendor claims), else all of them
+    finding_quads = finding_quads + audited_quads(store, graph, claims if claims_only else None)
+    if claims is None:
+        if next(iter(store.quads_for_pattern(None, None, None, graph)), None) is not None:
+            store.remove_graph(graph)
+        store.bulk_extend(sorted(set(quads + finding_quads), key=str))
+    else:
+        for claim in claims:
+            for old in list(store.quads_for_pattern(NamedNode(claim), None, None, graph)):
+                store.remove(old)
+        for gotcha in finding_gotchas:
+            for old in list(store.quads_for_pattern(None, caveat, gotcha, graph)):
+                store.remove(old)
+        changed = {NamedNode(c) for c in claims}
+        for old in list(store.quads_for_pattern(None, AUDITED_BY, None, graph)):
+            if not claims_only or old.subject in changed or old.object in changed:
+                store.remove(old)
+        store.extend(set(quads + finding_quads))
+    store.add(done)
+
+
+def _claim_caveat_queries(store: Store, prefixes: str, only: str, redone: set[str]) -> list[tuple[NamedNode, str]]:
+    """One ``(gotcha, SELECT ?claim …)`` per claim caveat: the claims all its ``applies_to`` facets
+    match. ``only`` (a VALUES clause) limits them to changed claims, except for the gotchas in
+    ``redone`` (finding gotchas, whose links are all rederived)."""
+    facets: dict[str, dict[str, list[str]]] = {}
+    for row in store.query(
+        prefixes
+        + """SELECT ?g ?facet ?v WHERE { ?g a bk:Gotcha ; bk:appliesTo ?a .
+            ?a ?facet ?v . FILTER (?facet IN (bk:appliesToSuite, bk:appliesToScenario, bk:appliesToMetric,
+            bk:appliesToField, bk:appliesToMeasuredBy)) }""",
+        use_default_graph_as_union=True,
+    ):
+        facets.setdefault(row["g"].value, {}).setdefault(row["facet"].value.rsplit("#", 1)[1], []).append(
+            row["v"].value
+        )
+    field_paths = _field_paths_by_predicate()
+    jobs = []
+    for gotcha, given in sorted(facets.items()):
+        where = [("" if gotcha in redone else only) + "?claim a bk:Benchmark ."]
+        for facet, pattern in (
+            ("appliesToSuite", "?claim bk:suite ?{v} ."),
+            ("appliesToScenario", "?claim bk:scenario ?{v} ."),
+            ("appliesToMetric", "?claim bk:result/bk:metric ?{v} ."),
+            ("appliesToMeasuredBy", "?claim bk:measuredBy ?{v} ."),
+        ):
+            if facet in given:
+                var = facet.lower()
+                where.append(f"VALUES ?{var} {{ {' '.join(f'<{v}>' for v in given[facet])} }} " + pattern.format(v=var))
+        if "appliesToField" in given:
+            alternatives = [field_paths.get(p, f"<{p}>") for p in given["appliesToField"]]
+            where.append("FILTER EXISTS { " + " UNION ".join(f"{{ ?claim {a} ?any }}" for a in alternatives) + " }")
+        jobs.append((NamedNode(gotcha), prefixes + "SELECT DISTINCT ?claim WHERE { " + " ".join(where) + " }"))
+    return jobs
+
+
+def shapes_digest(shape_dirs: tuple[Path, ...] = ()) -> str:
+    """A digest of the shapes the finding caveats were derived with: new shapes, new derivation."""
+    h = hashlib.sha256()
+    for path in shape_files(shape_dirs):
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+def finding_caveats(
+    store: Store, graph: NamedNode, caveat: NamedNode, shape_dirs: tuple[Path, ...] = ()
+) -> tuple[list[NamedNode], list[Quad]]:
+    """The finding caveats: (the gotchas that name finding shapes, a link from each claim one of
+    those shapes flags to the gotcha). Only the named shapes run, over the whole graph."""
+    by_shape: dict[str, list[NamedNode]] = {}
+    for row in store.query(
+        sparql_prefixes() + "SELECT ?g ?shape WHERE { ?g a bk:Gotcha ; bk:findingShape ?shape }",
+        use_default_graph_as_union=True,
+    ):
+        by_shape.setdefault(row["shape"].value.rsplit("#", 1)[1], []).append(row["g"])
+    if not by_shape:
+        return [], []
+
+    flagged = [r for r in run_fast(store, load_shapes(shape_dirs), only=set(by_shape)) if r.focus.startswith("http")]
+    # a finding on a system (its name states another count) is a caveat on every claim that ran on it
+    systems = {r.focus for r in flagged}
+    on_system: dict[str, list[NamedNode]] = {}
+    if systems:
+        values = " ".join(f"<{s}>" for s in sorted(systems))
+        for row in store.query(
+            sparql_prefixes()
+            + f"SELECT ?system ?claim WHERE {{ VALUES ?system {{ {values} }} ?system a bk:System "
+            + "OPTIONAL { ?claim bk:system ?system } }",
+            use_default_graph_as_union=True,
+        ):
+            on_system.setdefault(row["system"].value, []).extend([row["claim"]] if row["claim"] else [])
+    quads = {
+        Quad(claim, caveat, gotcha, graph)
+        for r in flagged
+        for claim in (on_system[r.focus] if r.focus in on_system else [NamedNode(r.focus)])
+        for gotcha in by_shape[r.shape]
+    }
+    return sorted({g for gs in by_shape.values() for g in gs}, key=str), sorted(quads, key=str)

@@ -1,0 +1,90 @@
+"""Nothing is computed twice per command: one ``benchkg query leaderboard`` and one ``benchkg show``
+on a store already built are profiled in-process, and the SPARQL queries they send to the store, the
+saved queries they parse and the times they resolve the data folder are counted and held to the
+numbers reached when the CLI was made thin (issue 34). A count that grows fails here, naming what.
+
+Before that change one ``query leaderboard`` parsed all 21 saved queries and checked SERVICE twice,
+and one ``show`` read every record's names twice and validated twice (the issue counted 83 layouts
+in one cold ``show`` on the full data).
+"""
+
+from __future__ import annotations
+
+import cProfile
+import pstats
+from pathlib import Path
+
+import pytest
+
+import benchkg
+from conftest import cli
+
+#: the most each command may do on a store already built: (SPARQL queries, saved-query parses,
+#: layout_for calls); measured, with no slack: the next change that adds work has to say why here
+BOUNDS = {
+    "query": (4, 1, 1),
+    "show": (3, 0, 1),
+}
+
+
+#: the functions whose calls are counted too, by (file, name): where a command reads the data folder's
+#: layout, checks a query for SERVICE, reads every record's names, and validates
+COUNTED = {
+    (str(Path(benchkg.__file__).parent / path), name)
+    for path, name in (
+        ("records/layout.py", "layout_for"),
+        ("answers/savedquery.py", "check_service"),
+        ("records/names.py", "names_of"),
+        ("checks/validate.py", "validate_graph"),
+    )
+}
+
+
+def work(*args: str) -> dict[str, int]:
+    """Run ``benchkg ARGS`` in-process under cProfile; how often it queried the store, parsed a
+    saved query and called each function of :data:`COUNTED`."""
+    profile = cProfile.Profile()
+    profile.enable()
+    result = cli(*args)
+    profile.disable()
+    assert result.exit_code == 0, result.output
+    calls = {}
+    for (file, _line, name), (_cc, count, *_rest) in pstats.Stats(profile).stats.items():
+        if file == "~" and "pyoxigraph.Store" in name and ("'query'" in name):
+            calls["sparql"] = calls.get("sparql", 0) + count
+        elif file.endswith("answers/savedquery.py") and name == "parse_query_text":
+            calls["parses"] = calls.get("parses", 0) + count
+        elif (file, name) in COUNTED:
+            calls[name] = calls.get(name, 0) + count
+    return {k: calls.get(k, 0) for k in ("sparql", "parses", *(name for _, name in COUNTED))}
+
+
+@pytest.fixture
+def built(data_copy):
+    """A copy of the seed data, built and validated once (what a second command finds)."""
+    assert cli("validate", "--data", data_copy, "-q").exit_code in (0, 1)
+    return data_copy
+
+
+def test_one_query_parses_one_saved_query_and_sends_a_bounded_number_of_queries(built):
+    counted = work("query", "leaderboard", "-p", "scenario=server", "--data", built)
+    sparql, parses, layouts = BOUNDS["query"]
+    assert counted["parses"] == parses, counted  # the leaderboard alone, not all 21
+    assert counted["layout_for"] <= layouts, counted
+    assert 0 < counted["sparql"] <= sparql, counted  # the answer, its caveats and notes in 4
+    assert counted["check_service"] == 1 and counted["validate_graph"] == counted["names_of"] == 0, counted
+
+
+def test_one_show_resolves_the_folder_once_and_validates_once(built):
+    counted = work("show", "nvidia-gb200", "--data", built)
+    sparql, parses, layouts = BOUNDS["show"]
+    assert counted["layout_for"] <= layouts, counted
+    assert counted["parses"] <= parses, counted  # a chip's page runs no saved query
+    assert counted["validate_graph"] == 1 and counted["names_of"] == 1, counted  # (twice each, before)
+    assert 0 < counted["sparql"] <= sparql, counted
+
+
+def test_the_counter_sees_the_work_it_counts(built):
+    """The profile counts what it claims to: ``benchkg queries`` parses every saved query."""
+    counted = work("queries", "--data", built)
+    assert counted["parses"] >= 20, counted
