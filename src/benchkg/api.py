@@ -69,6 +69,7 @@ from benchkg.publish.export import export_graph, format_from_path, refuse_inside
 from benchkg.publish.serve import Limits, make_server
 from benchkg.publish.site import PUBLISHED_AT, build_site
 from benchkg.records.names import NAMED_KINDS, names_of, resolve
+from benchkg.records.reader import record_names
 from benchkg.records.scaffold import init_repo
 from benchkg.records.schema import KINDS
 
@@ -623,7 +624,7 @@ class KnowledgeGraph:
 
         found = self.find(ident)
         return describe_record(
-            self.backend,
+            self._backend(progress),
             self.data,
             f"{found.kind}/{found.id}",
             None if self.endpoint else self.report(progress=progress).findings,
@@ -755,7 +756,7 @@ class KnowledgeGraph:
         """The ids of a data repository's own claims (none for a records folder that is not one)."""
         if self.layout.reference is None:
             return []
-        return sorted(p.stem for p in (self.data / "benchmarks").glob("*.json") if not p.name.startswith("."))
+        return [name[: -len(".json")] for kind, name in record_names(self.data) if kind == "benchmarks"]
 
     def server(self, host: str = "127.0.0.1", port: int = 7878, limits: Limits | None = None, progress=None):
         """A read-only SPARQL endpoint on the store, built first (``progress`` as for :meth:`build`),

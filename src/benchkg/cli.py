@@ -98,6 +98,13 @@ def _text(ctx: typer.Context, param: typer.CallbackParam, value: str | None) -> 
 DataOpt = typer.Option(
     Path("data"), "--data", envvar="BENCHKG_DATA", help="The records folder (default ./data, env BENCHKG_DATA)."
 )
+
+
+def _endpoint_option(help: str):
+    """``--endpoint URL`` (or BENCHKG_ENDPOINT): answer from a SPARQL 1.1 endpoint; ``help`` says what it is asked."""
+    return typer.Option(None, "--endpoint", envvar="BENCHKG_ENDPOINT", callback=_url, help=help)
+
+
 TimeoutOpt = typer.Option(
     120.0,
     "--timeout",
@@ -239,13 +246,7 @@ def query(
     name: str = typer.Argument(..., help="A saved query name (see `benchkg queries`) or a .rq file."),
     param: List[str] = typer.Option([], "--param", "-p", help="KEY=VALUE, repeatable."),
     format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f", help="Output format."),
-    endpoint: Optional[str] = typer.Option(
-        None,
-        "--endpoint",
-        envvar="BENCHKG_ENDPOINT",
-        callback=_url,
-        help="Query a SPARQL 1.1 endpoint instead of the embedded store.",
-    ),
+    endpoint: Optional[str] = _endpoint_option("Query a SPARQL 1.1 endpoint instead of the embedded store."),
     chart: Optional[Path] = typer.Option(None, "--chart", help="Also draw the query's chart to FILE.png or FILE.svg."),
     limit: Optional[int] = typer.Option(
         None, "--limit", min=0, help="At most N rows (0: all). A table shows 25 unless told."
@@ -347,13 +348,7 @@ def results(
     limit: Optional[int] = typer.Option(
         None, "--limit", min=0, help="At most N rows (0: all). A table shows 25 unless told."
     ),
-    endpoint: Optional[str] = typer.Option(
-        None,
-        "--endpoint",
-        envvar="BENCHKG_ENDPOINT",
-        callback=_url,
-        help="Query a SPARQL 1.1 endpoint instead of the embedded store.",
-    ),
+    endpoint: Optional[str] = _endpoint_option("Query a SPARQL 1.1 endpoint instead of the embedded store."),
     timeout: float = TimeoutOpt,
     data: Path = DataOpt,
 ):
@@ -424,13 +419,7 @@ def list_queries(data: Path = DataOpt):
 def compare(
     a: str = typer.Argument(..., help="A claim id."),
     b: str = typer.Argument(..., help="Another claim id."),
-    endpoint: Optional[str] = typer.Option(
-        None,
-        "--endpoint",
-        envvar="BENCHKG_ENDPOINT",
-        callback=_url,
-        help="Ask a SPARQL 1.1 endpoint instead of the embedded store.",
-    ),
+    endpoint: Optional[str] = _endpoint_option("Ask a SPARQL 1.1 endpoint instead of the embedded store."),
     timeout: float = TimeoutOpt,
     data: Path = DataOpt,
 ):
@@ -450,12 +439,8 @@ def show(
     all_referrers: bool = typer.Option(
         False, "--all", help="List every record that refers to it (not counts by kind)."
     ),
-    endpoint: Optional[str] = typer.Option(
-        None,
-        "--endpoint",
-        envvar="BENCHKG_ENDPOINT",
-        callback=_url,
-        help="Ask a SPARQL 1.1 endpoint for what refers to it (the record is read from --data).",
+    endpoint: Optional[str] = _endpoint_option(
+        "Ask a SPARQL 1.1 endpoint for what refers to it (the record is read from --data)."
     ),
     timeout: float = TimeoutOpt,
     data: Path = DataOpt,

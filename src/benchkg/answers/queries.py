@@ -30,7 +30,7 @@ from benchkg.answers.savedquery import (
 )
 from benchkg.answers.slices import accelerator_family
 from benchkg.answers.slices import apply as apply_slices
-from benchkg.graph.backend import backend_of, run_sparql  # noqa: F401 - run_sparql: callers read it here
+from benchkg.graph.backend import backend_of
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.resources import QUERIES_DIR
 from benchkg.kernel.rows import Results, window

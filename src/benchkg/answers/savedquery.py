@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Callable
 
 from benchkg.answers.slices import SLICE_TYPES, SLICE_VALUES
-from benchkg.graph.backend import backend_of, run_sparql  # noqa: F401 - run_sparql: callers read it here
 from benchkg.kernel.errors import InputError, QueryError, UsageError
 from benchkg.kernel.resources import QUERIES_DIR
 from benchkg.kernel.sparqltext import check_depth, uses_service

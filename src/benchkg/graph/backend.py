@@ -27,8 +27,8 @@ COUNT_PAST = 100_000
 class Backend:
     """What runs a query: ``results`` for an answer, ``select`` for the small queries beside it."""
 
-    #: whether the store is another machine's (names no local record has go as typed; the answer
-    #: comes whole and its window is cut here)
+    #: whether the store is another machine's: names no local record has go as typed, and the answer
+    #: comes whole (run_query cuts its window)
     remote = False
 
     def results(
