@@ -1,9 +1,10 @@
 """`make bench-import`: time importing the three MLPerf rounds and Epoch's table into a copy of the
 seed data, then building and validating the result. Needs ../shared/realdata (falls back to the
-vendored subsets in tests/fixtures/realdata, which are much smaller)."""
+vendored subsets in tests/fixtures/realdata, which are much smaller; ``--smoke`` takes those)."""
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import sys
 import tempfile
@@ -19,11 +20,16 @@ def main() -> None:
     from benchkg.importers.common import ImportReport
     from benchkg.importers.epoch import import_epoch
     from benchkg.importers.mlperf import import_mlperf
+    from benchkg.importers.mlperf_summary import is_summary_round
 
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--smoke", action="store_true", help="the small vendored subsets in tests/fixtures/realdata")
     real = ROOT.parent / "shared" / "realdata"
-    if not real.is_dir():
+    if parser.parse_args().smoke or not real.is_dir():
         real = ROOT / "tests" / "fixtures" / "realdata"
-    rounds = sorted(p for p in real.glob("mlperf_inference_v*") if (p / "summary_results.json").is_file())
+    rounds = sorted(
+        p for p in real.glob("mlperf_inference_v*") if (p / "summary_results.json").is_file() or is_summary_round(p)
+    )
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
         shutil.copytree(

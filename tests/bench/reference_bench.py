@@ -2,10 +2,12 @@
 `benchkg validate` ever (it prepares the cache, once per benchkg version), the first in another new
 repository once the cache is there, a second run in the same one, and the first in a new repository
 after a reinstall of the same version (the reference files' times change); and the size of the set.
-Each run is the installed `benchkg` in a subprocess, as a curator runs it."""
+Each run is the installed `benchkg` in a subprocess, as a curator runs it. ``--smoke`` is the same run
+(it takes seconds already)."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -28,6 +30,9 @@ def timed(args: list[str], cwd: Path, env: dict) -> float:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--smoke", action="store_true", help="the same run (seconds already)")
+    parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="benchkg-reference-bench-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("BENCHKG_")}
     env["XDG_CACHE_HOME"] = str(root / "cache")  # an empty cache: the first run prepares it

@@ -1,7 +1,8 @@
 """Where a query runs, decided once: the embedded pyoxigraph store (:class:`Embedded`) or a SPARQL 1.1
 endpoint (:class:`Endpoint`). Both answer ``results(text)`` (rows of RDF terms, a window of them when
 asked) and ``select(text)`` (rows of value text, for the small queries of caveats and notes), so the
-layers above take one object and never ask which it is. An endpoint's timeouts travel with it.
+layers above take one object and never ask which it is. An endpoint's timeouts travel with it. :func:`watching` reports every query any backend runs (a
+benchmark's profile of an answer, or a log), without patching anything.
 
 >>> from pyoxigraph import Store
 >>> backend = backend_of(Store())
@@ -10,6 +11,10 @@ layers above take one object and never ask which it is. An endpoint's timeouts t
 """
 
 from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from pyoxigraph import QuerySolutions, Store
 
@@ -23,6 +28,30 @@ from benchkg.kernel.sparqltext import names_its_dataset, parse_error
 #: on a query of a billion rows stops there
 COUNT_PAST = 100_000
 
+#: the callbacks :func:`watching` holds, each told ``(name, seconds)`` of every query a backend runs
+_watchers: list[Callable[[str, float], None]] = []
+
+
+@contextmanager
+def watching(callback: Callable[[str, float], None]) -> Iterator[None]:
+    """Within the block, tell ``callback(name, seconds)`` of every query any backend runs: an answer's
+    own runs under the saved query's name, the small queries of its caveats and notes as ``"query"``.
+    The call comes when a query ends, whether it answered or failed.
+
+    >>> from pyoxigraph import Store
+    >>> seen = []
+    >>> with watching(lambda name, seconds: seen.append(name)):
+    ...     _ = backend_of(Store()).results("SELECT * WHERE { ?s ?p ?o }", "leaderboard")
+    ...     _ = backend_of(Store()).select("SELECT ?n WHERE { VALUES ?n { 1 } }")
+    >>> seen
+    ['leaderboard', 'query']
+    """
+    _watchers.append(callback)
+    try:
+        yield
+    finally:
+        _watchers.remove(callback)
+
 
 class Backend:
     """What runs a query: ``results`` for an answer, ``select`` for the small queries beside it."""
@@ -33,6 +62,20 @@ class Backend:
 
     def results(
         self, text: str, name: str = "query", *, limit: int | None = None, offset: int = 0, claims: tuple = ()
+    ) -> Results:
+        """The rows of SELECT ``text`` (a window of them with ``limit``/``offset``), reported to
+        :func:`watching`."""
+        if not _watchers:
+            return self._run(text, name, limit=limit, offset=offset, claims=claims)
+        started = time.perf_counter()
+        try:
+            return self._run(text, name, limit=limit, offset=offset, claims=claims)
+        finally:
+            for watcher in list(_watchers):
+                watcher(name, time.perf_counter() - started)
+
+    def _run(
+        self, text: str, name: str, *, limit: int | None, offset: int, claims: tuple
     ) -> Results:  # pragma: no cover - each backend says it
         raise NotImplementedError
 
@@ -47,7 +90,7 @@ class Embedded(Backend):
     def __init__(self, store: Store):
         self.store = store
 
-    def results(self, text, name="query", *, limit=None, offset=0, claims=()):
+    def _run(self, text, name, *, limit, offset, claims):
         return run_sparql(self.store, text, name, limit=limit, offset=offset, claims=claims)
 
     def ask(self, text: str) -> bool:
@@ -67,7 +110,7 @@ class Endpoint(Backend):
     def __init__(self, url: str, timeouts: transport.Timeouts | None = None):
         self.url, self.timeouts = url, timeouts
 
-    def results(self, text, name="query", *, limit=None, offset=0, claims=()):
+    def _run(self, text, name, *, limit, offset, claims):
         return run_remote_sparql(self.url, text, self.timeouts)
 
     def __repr__(self) -> str:
