@@ -39,6 +39,7 @@ TAKES_DATA = {
     "serve",
     "reference",
     "draft",
+    "results",
 }
 
 
@@ -100,6 +101,8 @@ def place(name: str, header: dict, data: Path) -> None:
 def command_of(header: dict, data: Path) -> list[str]:
     line = header.get("command", "build").replace("{data}", str(data)).replace("{case}", str(data.parent))
     args = shlex.split(line)
+    if header.get("escapes") == "unicode":  # \u2028, \x85… written so the .expected file keeps one line
+        args = [a.encode("ascii").decode("unicode_escape") for a in args]
     if args[0] in TAKES_DATA and "--data" not in args:
         args += ["--data", str(data)]
     return args

@@ -32,6 +32,7 @@ from pyoxigraph import Literal, NamedNode
 
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.rows import Results
+from benchkg.kernel.sparqltext import refuse_line_breaks, sparql_string
 from benchkg.kernel.vocab import DEFAULT_BASE, PREFIXES, SCHEMES, UNITS, concept_iri
 
 AGGREGATES = ("count", "sum", "min", "max", "avg", "median", "share", "distinct")
@@ -183,7 +184,7 @@ class Condition:
     text: str
 
     @classmethod
-    def parse(cls, text: str) -> "Condition":
+    def parse(cls, text: str, option: str = "--where") -> "Condition":
         """Read ``COL=V``, ``COL!=V``, ``COL<V``, ``COL>V``, ``COL~TEXT`` or ``COL=in:A,B``.
 
         >>> Condition.parse("tier=99.9"), Condition.parse("round=in:6.0,6.1").values
@@ -191,11 +192,12 @@ class Condition:
 
         :raises UsageError: for text that is none of these, or a column the view has not.
         """
+        refuse_line_breaks(option, text)  # (a value's line break would start a header line of its own)
         m = re.match(r"^\s*([a-z_]+)\s*(!=|<=|>=|=|<|>|~)\s*(.*)$", text)
         if not m:
-            raise UsageError(f"--where {text!r}: write COLUMN=VALUE (or !=, <, >, ~TEXT, =in:A,B)")
+            raise UsageError(f"{option} {text!r}: write COLUMN=VALUE (or !=, <, >, ~TEXT, =in:A,B)")
         column, op, value = m.group(1), m.group(2), m.group(3).strip()
-        check_column(column, "--where")
+        check_column(column, option)
         if op == "=" and value.startswith("in:"):
             return cls(column, "in", tuple(v.strip() for v in value[3:].split(",") if v.strip()), text)
         return cls(column, op, (value,), text)
@@ -312,7 +314,7 @@ def _literal(text: str) -> str:
     >>> _literal('say "hi"')
     '"say \\\\"hi\\\\""'
     """
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+    return sparql_string(text)
 
 
 def _filter(cond: Condition, claim: str, fresh: _Vars, resolve, base: str) -> str:
@@ -406,6 +408,7 @@ def _header(summary: str, columns: list[str], claims=(), keep=(), then: str = ""
 
 
 def _pair_spec(text: str) -> tuple[str, str, str]:
+    refuse_line_breaks("--pair", text or "")
     m = re.match(r"^\s*([a-z_]+)\s*=\s*([^,\n]+),([^,\n]+)\Z", text or "")
     if not m:
         raise UsageError(f"--pair {text!r}: write COLUMN=A,B (e.g. tier=99,99.9 or round=6.0,6.1)")
@@ -413,8 +416,8 @@ def _pair_spec(text: str) -> tuple[str, str, str]:
     return m.group(1), m.group(2).strip(), m.group(3).strip()
 
 
-def _side(spec: str) -> Condition:
-    cond = Condition.parse(spec)
+def _side(spec: str, option: str) -> Condition:
+    cond = Condition.parse(spec, option)
     if cond.op != "=":
         raise UsageError(f"{spec!r}: --only-in and --not-in take COLUMN=VALUE")
     return cond
@@ -731,7 +734,7 @@ def _compile_difference(request, conditions, fresh, resolve, base):
     keys = request.group_by or request.columns
     if not keys:
         raise UsageError("--only-in/--not-in: say what to compare with --group-by (submitter, chip, system…)")
-    inside, outside = _side(request.only_in), _side(request.not_in)
+    inside, outside = _side(request.only_in, "--only-in"), _side(request.not_in, "--not-in")
     group = " ".join("?" + k for k in keys)
     # the keys joined on both sides: a result without one is in no group (unbound, it would join all)
     sides = []

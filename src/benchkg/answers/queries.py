@@ -34,6 +34,7 @@ from benchkg.graph.backend import backend_of
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.resources import QUERIES_DIR
 from benchkg.kernel.rows import Results, window
+from benchkg.kernel.sparqltext import one_line_term
 from benchkg.kernel.vocab import (
     DEFAULT_BASE,
     PREFIXES,
@@ -51,7 +52,8 @@ BOOLEANS = {"true": "true", "yes": "true", "1": "true", "false": "false", "no": 
 
 
 def term_for(param: Param, value: str, base: str = DEFAULT_BASE) -> str:
-    """The N-Triples form of a parameter value, after checking it against the parameter's type.
+    """The N-Triples form of a parameter value, after checking it against the parameter's type, on one
+    line whatever the value holds (:func:`benchkg.kernel.sparqltext.one_line_term`).
 
     >>> term_for(Param("model", "id", "models"), "llama2-70b")
     '<https://w3id.org/benchkg/id/models/llama2-70b>'
@@ -63,7 +65,13 @@ def term_for(param: Param, value: str, base: str = DEFAULT_BASE) -> str:
     Traceback (most recent call last):
     ...
     benchkg.kernel.errors.UsageError: parameter scenario: 'serverr' is not allowed; use one of offline, server, interactive, single-stream, multi-stream, endpoints
+    >>> term_for(Param("q", "string"), "a\u2028#+ then: median")
+    '"a\\\\u2028#+ then: median"'
     """
+    return one_line_term(_term_text(param, value, base))
+
+
+def _term_text(param: Param, value: str, base: str) -> str:
     t = param.type
     try:
         if t == "id":

@@ -97,8 +97,15 @@ class SavedQuery:
         return self.path.parent.resolve() == QUERIES_DIR.resolve()
 
     def check_service(self, allow: bool = False) -> None:
-        """:raises UsageError: for a query that is not benchkg's own and calls SERVICE, unless allowed."""
-        if not allow and not self.builtin and uses_service(self.text):
+        """:raises UsageError: for a query that is not benchkg's own and calls SERVICE, unless allowed:
+        in its body or in a pattern of its header that benchkg runs (``#+ unpaired:``)."""
+        if allow or self.builtin:
+            return
+        texts = [self.text]
+        if self.unpaired:  # (its header is a comment to the body's check; the pattern runs all the same)
+            prefixes = "".join(re.findall(r"(?im)^[ \t]*PREFIX[^\n]*\n", self.text))
+            texts.append(f"{prefixes}SELECT ?c WHERE {{ {self.unpaired[1]} }}")
+        if any(uses_service(text) for text in texts):
             raise UsageError(
                 f"{self.path}: uses SERVICE, which makes this machine fetch another URL; "
                 "run it with --allow-service if you trust it"
@@ -151,8 +158,10 @@ def parse_query_text(text: str, path: Path) -> SavedQuery:
     """
     check_depth(text, str(path))
     query = SavedQuery(Path(path).stem, Path(path), text)
-    for n, line in enumerate(text.splitlines(), 1):
-        m = _HEADER.match(line)
+    # (lines end at a line feed alone: a U+2028 or a form feed inside a line, as in a string a value
+    # put there, never starts a header line of its own)
+    for n, line in enumerate(text.split("\n"), 1):
+        m = _HEADER.match(line.rstrip("\r"))
         if not m:
             continue
         key, rest = m.group(1), m.group(2).strip()
@@ -191,6 +200,7 @@ def parse_query_text(text: str, path: Path) -> SavedQuery:
             column, _, pattern = rest.partition(" ")
             if not pattern.strip() or "?c" not in pattern:
                 raise QueryError(f"{path}:{n}: an unpaired line is '#+ unpaired: COLUMN PATTERN-ON-?c'")
+            check_depth(pattern, f"{path}:{n}")  # (a comment to the body's check; it runs all the same)
             query.unpaired = (column, pattern.strip())
         elif key == "then":  # "#+ then: NAME [KEY=VALUE …]" (shell quoting)
             words = shlex.split(rest) or [""]

@@ -6,7 +6,49 @@ from __future__ import annotations
 
 import re
 
-from benchkg.kernel.errors import QueryError
+from benchkg.kernel.errors import QueryError, UsageError
+
+#: every character at which Python's ``str.splitlines()`` (and so a reader of ``#+`` headers, a log or
+#: a terminal) starts a new line: none reaches query text raw from a value a user typed
+LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_ECHAR = {"\n": "\\n", "\r": "\\r", "\x0c": "\\f", "\\": "\\\\", '"': '\\"'}
+
+
+def sparql_string(text: str) -> str:
+    r"""``text`` as a SPARQL string literal on one line: backslash and quote escaped, every line break
+    written as an escape (``\n``, ``\r``, ``\f`` or ``\uXXXX``), so it can never end a comment or a
+    header line of the query it goes into.
+
+    >>> print(sparql_string('say "hi"\nthen\u2028#+ unpaired: x'))
+    "say \"hi\"\nthen\u2028#+ unpaired: x"
+    >>> len(sparql_string("a\u2028b").splitlines())
+    1
+    """
+    return '"' + "".join(_ECHAR.get(c) or (f"\\u{ord(c):04X}" if c in LINE_BREAKS else c) for c in text) + '"'
+
+
+def one_line_term(term_text: str) -> str:
+    r"""The text of an RDF term (``str()`` of a pyoxigraph literal or IRI) with the line breaks that
+    pyoxigraph leaves raw (U+0085, U+2028, U+2029) written as ``\uXXXX``, which means the same
+    character inside a string or an IRI.
+
+    >>> one_line_term('"a\u2028b"')
+    '"a\\u2028b"'
+    """
+    return "".join(f"\\u{ord(c):04X}" if c in LINE_BREAKS else c for c in term_text)
+
+
+def refuse_line_breaks(option: str, text: str) -> None:
+    """:raises UsageError: when ``text`` (a value typed for ``option``) holds a line break of any kind.
+
+    >>> refuse_line_breaks("--where", "platform~a\u2028#+ then: median")
+    Traceback (most recent call last):
+    ...
+    benchkg.kernel.errors.UsageError: --where 'platform~a\u2028#+ then: median': a value cannot hold a line break (U+2028); write it on one line
+    """
+    found = next((c for c in text if c in LINE_BREAKS), None)
+    if found is not None:
+        raise UsageError(f"{option} {text!r}: a value cannot hold a line break (U+{ord(found):04X}); write it on one line")
 
 #: how deep braces, parentheses and brackets may nest in a query or a shape's SPARQL; benchkg's own
 #: queries and the results algebra's reach 8, pyoxigraph crashes between 1,000 and 5,000
