@@ -48,7 +48,10 @@ def refuse_line_breaks(option: str, text: str) -> None:
     """
     found = next((c for c in text if c in LINE_BREAKS), None)
     if found is not None:
-        raise UsageError(f"{option} {text!r}: a value cannot hold a line break (U+{ord(found):04X}); write it on one line")
+        raise UsageError(
+            f"{option} {text!r}: a value cannot hold a line break (U+{ord(found):04X}); write it on one line"
+        )
+
 
 #: how deep braces, parentheses and brackets may nest in a query or a shape's SPARQL; benchkg's own
 #: queries and the results algebra's reach 8, pyoxigraph crashes between 1,000 and 5,000
