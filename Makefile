@@ -45,7 +45,7 @@ site: install
 clean:
 	rm -rf $(VENV) .benchkg site tests/js/node_modules
 
-# Benchmarks: 1k and 10k claims; `make bench SIZES="10000 100000"` for issue 32's sizes (about 20 minutes;
+# Benchmarks: 1k and 10k claims; `make bench SIZES="10000 100000"` for issue 32's sizes (20 to 35 minutes;
 # the targets, met or not, are printed under the table). BENCH_ARGS=--smoke runs any of them at its
 # smallest size in seconds (`make test` does, for every one: tests/test_benchmarks.py).
 SIZES ?= 1000 10000

@@ -75,8 +75,11 @@ class Server:
             self.proc.wait()
 
 
-#: the smallest virtuoso.ini that serves SPARQL on loopback (Virtuoso's defaults for the rest)
-VIRTUOSO_INI = """[Database]
+#: where the docs give the settings a user adds to virtuoso.ini (a fenced ``ini`` block after a marker)
+STORES_DOC = Path(__file__).resolve().parents[1] / "docs" / "data-and-stores.md"
+
+#: the smallest virtuoso.ini that serves SPARQL on loopback; the documented settings are added to it
+VIRTUOSO_BASE_INI = """[Database]
 DatabaseFile = virtuoso.db
 ErrorLogFile = virtuoso.log
 LockFile = virtuoso.lck
@@ -91,10 +94,7 @@ TransactionFile = virtuoso-temp.trx
 [Parameters]
 ServerPort = 127.0.0.1:{isql}
 DisableUnixSocket = 1
-NumberOfBuffers = 20000
-MaxDirtyBuffers = 15000
 DirsAllowed = .
-MaxMemPoolSize = 1000000000
 
 [HTTPServer]
 ServerPort = 127.0.0.1:{http}
@@ -103,10 +103,40 @@ ServerThreads = 10
 EnabledDavVSP = 0
 
 [SPARQL]
-ResultSetMaxRows = 1000000
-MaxQueryExecutionTime = 120
-MaxQueryCostEstimationTime = 0
 """
+
+
+def documented_virtuoso_settings() -> dict[str, dict[str, str]]:
+    """section -> {key: value} of the virtuoso.ini block in docs/data-and-stores.md."""
+    text = STORES_DOC.read_text(encoding="utf-8")
+    block = text.split("<!-- virtuoso-settings:", 1)[1].split("```ini\n", 1)[1].split("```", 1)[0]
+    settings: dict[str, dict[str, str]] = {}
+    section = None
+    for line in block.splitlines():
+        line = line.split(";", 1)[0].strip()
+        if line.startswith("["):
+            section = settings.setdefault(line.strip("[]"), {})
+        elif "=" in line:
+            key, value = (part.strip() for part in line.split("=", 1))
+            section[key] = value
+    return settings
+
+
+def virtuoso_ini(**overrides: str) -> str:
+    """The test ini: the base, the documented settings, then ``overrides`` (``KEY=VALUE`` in the
+    section the docs put KEY in), with ``{isql}`` and ``{http}`` left for the ports."""
+    settings = documented_virtuoso_settings()
+    for key, value in overrides.items():
+        section = next(name for name, values in settings.items() if key in values)
+        settings[section][key] = value
+    lines = VIRTUOSO_BASE_INI.splitlines()
+    for section, values in settings.items():
+        at = lines.index(f"[{section}]") + 1
+        while at < len(lines) and lines[at].strip():
+            at += 1
+        lines[at:at] = [f"{key} = {value}" for key, value in values.items()]
+    return "\n".join(lines) + "\n"
+
 
 #: what the README's stores table says to enable: SPARQL Update on /sparql and the Graph Store
 #: Protocol on /sparql-graph-crud for the anonymous SPARQL user, with write access to every graph
@@ -119,11 +149,12 @@ def virtuoso_binary() -> str | None:
 
 
 class Virtuoso:
-    """A Virtuoso 7.2 server of its own (a fresh database in ``folder``) on loopback."""
+    """A Virtuoso 7.2 server of its own (a fresh database in ``folder``) on loopback, set up as
+    docs/data-and-stores.md says; ``settings`` override documented ones (``MaxQueryCostEstimationTime="400"``)."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, **settings: str):
         self.folder, self.isql_port, self.port, self.proc = folder, free_port(), free_port(), None
-        self.granted = False
+        self.granted, self.ini = False, virtuoso_ini(**settings)
 
     @property
     def query(self) -> str:
@@ -137,7 +168,7 @@ class Virtuoso:
 
     def start(self) -> "Virtuoso":
         self.folder.mkdir(parents=True, exist_ok=True)
-        (self.folder / "virtuoso.ini").write_text(VIRTUOSO_INI.format(isql=self.isql_port, http=self.port))
+        (self.folder / "virtuoso.ini").write_text(self.ini.format(isql=self.isql_port, http=self.port))
         self.proc = subprocess.Popen(
             [virtuoso_binary(), "-f", "-c", "virtuoso.ini"],
             cwd=self.folder,

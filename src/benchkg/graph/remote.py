@@ -15,6 +15,7 @@ import json
 import os
 import time
 import urllib.parse
+from collections import Counter
 from dataclasses import dataclass, field
 
 from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Triple, serialize
@@ -30,6 +31,7 @@ BACKOFF_S = 0.5
 _HASH = BK + "contentHash"
 _PENDING = "pending"
 _BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
+_DECIMAL = "http://www.w3.org/2001/XMLSchema#decimal"
 
 
 def manifest_graph_iri(base: str = DEFAULT_BASE) -> str:
@@ -239,6 +241,56 @@ def remote_manifest(
     return {r["g"].value: r["h"].value for r in rows}
 
 
+def literal_datatypes(store, graphs) -> Counter:
+    """How many literals of each datatype the named ``graphs`` of an embedded store hold.
+
+    >>> from pyoxigraph import Quad, Store
+    >>> s = Store()
+    >>> g = NamedNode("http://example.org/g")
+    >>> s.add(Quad(NamedNode("http://example.org/a"), NamedNode("http://example.org/v"), Literal("8", datatype=NamedNode(_DECIMAL)), g))
+    >>> dict(literal_datatypes(s, [g.value]))
+    {'http://www.w3.org/2001/XMLSchema#decimal': 1}
+    """
+    counts: Counter = Counter()
+    for graph in graphs:
+        for quad in store.quads_for_pattern(None, None, None, NamedNode(graph)):
+            if isinstance(quad.object, Literal):
+                counts[quad.object.datatype.value] += 1
+    return counts
+
+
+def check_held_as_sent(
+    store, payloads: dict[str, bytes], endpoint: str, base: str, timeouts: transport.Timeouts | None = None
+) -> None:
+    """Refuse a store that holds other values than it was sent: its literals, counted by datatype over
+    the graphs the push manifest lists, must be the embedded graph's. Virtuoso 7.2 with its shipped
+    ``MaxQueryCostEstimationTime = 400`` stores some whole decimals (``"8"^^xsd:decimal``) as integers,
+    a different few on each push, and answers then differ from the embedded store's.
+
+    :raises StoreError: naming the datatypes whose counts differ and the setting to check.
+    """
+    rows = run_remote_sparql(
+        endpoint,
+        f"""SELECT ?dt (COUNT(*) AS ?n) WHERE {{
+  GRAPH <{manifest_graph_iri(base)}> {{ ?g <{_HASH}> ?h }}
+  GRAPH ?g {{ ?s ?p ?o }}
+  FILTER (isLiteral(?o)) BIND (DATATYPE(?o) AS ?dt)
+}} GROUP BY ?dt""",
+        timeouts,
+    ).rows
+    held = Counter({r["dt"].value: int(r["n"].value) for r in rows if "dt" in r})
+    sent = literal_datatypes(store, payloads)
+    if held == sent:
+        return
+    differ = sorted(dt for dt in set(held) | set(sent) if held[dt] != sent[dt])
+    counts = "; ".join(f"{dt.rsplit('#', 1)[-1]}: {sent[dt]:,} sent, {held[dt]:,} held" for dt in differ)
+    raise StoreError(
+        f"{safe_url(endpoint)} holds other values than it was sent ({counts}), so its answers would differ "
+        "from the embedded store's. On Virtuoso set MaxQueryCostEstimationTime = 0 in the [SPARQL] section of "
+        "virtuoso.ini (docs/data-and-stores.md), restart it and push again: the next push sends these graphs again."
+    )
+
+
 def _manifest_nt(entries: dict[str, str]) -> bytes:
     triples = [Triple(NamedNode(g), NamedNode(_HASH), Literal(h)) for g, h in sorted(entries.items())]
     return serialize(triples, format=RdfFormat.N_TRIPLES) or b""
@@ -374,6 +426,8 @@ def push_graph(
         result.deleted.append(graph)
         if progress:
             progress(n, total)
+    # before the hashes go in: a store that changed what it holds is sent everything pending again
+    check_held_as_sent(store, payloads, endpoint, base, timeouts)
     writer.put(manifest, _manifest_nt(hashes))
     result.requests = writer.requests
     return result
