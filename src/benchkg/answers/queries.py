@@ -18,7 +18,7 @@ from typing import Callable
 
 from pyoxigraph import Literal, NamedNode
 
-from benchkg.answers.algebra import median_of, pair_up
+from benchkg.answers.algebra import best_of, median_of, pair_up
 from benchkg.answers.curves import at_interactivity
 from benchkg.answers.savedquery import (
     ANY,
@@ -320,6 +320,8 @@ def finish(results: Results, query: SavedQuery, values: dict[str, str]) -> Resul
         return pair_up(results, query.then_args)
     if query.then == "median":
         return median_of(results, query.then_args)
+    if query.then == "best":
+        return best_of(results, query.then_args)
     given = {name: values.get(name, param.default) for name, param in query.params.items()}
     return at_interactivity(results, {k: v for k, v in given.items() if v not in (None, ANY)})
 

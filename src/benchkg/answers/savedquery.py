@@ -158,9 +158,7 @@ def parse_query_text(text: str, path: Path) -> SavedQuery:
     """
     check_depth(text, str(path))
     query = SavedQuery(Path(path).stem, Path(path), text)
-    # (lines end at a line feed alone: a U+2028 or a form feed inside a line, as in a string a value
-    # put there, never starts a header line of its own)
-    for n, line in enumerate(text.split("\n"), 1):
+    for n, line in enumerate(text.split("\n"), 1):  # (a U+2028 inside a line never starts a header line)
         m = _HEADER.match(line.rstrip("\r"))
         if not m:
             continue
@@ -175,17 +173,7 @@ def parse_query_text(text: str, path: Path) -> SavedQuery:
         elif key == "booleans":
             query.booleans = tuple(rest.split())
         elif key == "slice":
-            for spec in rest.split():
-                name, _, default = spec.partition("=")
-                if name not in SLICE_TYPES:
-                    close = difflib.get_close_matches(name, list(SLICE_TYPES), n=1)
-                    hint = f" (did you mean {close[0]!r}?)" if close else ""
-                    raise QueryError(
-                        f"{path}:{n}: {name!r} is not a slice parameter{hint}; they are {', '.join(SLICE_TYPES)}"
-                    )
-                type_, of = SLICE_TYPES[name]
-                query.params[name] = Param(name, type_, of, default or None, SLICE_VALUES.get(name, ()))
-                query.slices += (name,)
+            _parse_slice(query, rest, f"{path}:{n}")
         elif key == "columns":
             query.columns = tuple(rest.split())
         elif key == "rounds":
@@ -219,6 +207,19 @@ def parse_query_text(text: str, path: Path) -> SavedQuery:
     if not query.builtin:  # benchkg's own use COALESCE($x, ?x) knowingly; a test holds them to it
         _check_variables(query)
     return query
+
+
+def _parse_slice(query: SavedQuery, rest: str, where: str) -> None:
+    """The parameters of a ``#+ slice:`` line, each with its default or none, added to ``query``."""
+    for spec in rest.split():
+        name, _, default = spec.partition("=")
+        if name not in SLICE_TYPES:
+            close = difflib.get_close_matches(name, list(SLICE_TYPES), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise QueryError(f"{where}: {name!r} is not a slice parameter{hint}; they are {', '.join(SLICE_TYPES)}")
+        type_, of = SLICE_TYPES[name]
+        query.params[name] = Param(name, type_, of, default or None, SLICE_VALUES.get(name, ()))
+        query.slices += (name,)
 
 
 def _check_variables(query: SavedQuery) -> None:
@@ -325,4 +326,4 @@ AUTO = "auto"
 
 
 #: the steps a saved query's rows may go through after the engine ("#+ then: NAME"), by name
-POST_STEPS = ("at-interactivity", "one-per-claim", "pair", "median")
+POST_STEPS = ("at-interactivity", "one-per-claim", "pair", "median", "best")
