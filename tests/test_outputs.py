@@ -348,11 +348,19 @@ def test_init_that_cannot_write_leaves_nothing_to_block_the_next(tmp_path):
         (lambda b, d: b.open(d).results(where="round=6.1"), "write where=['round=6.1']"),
         (lambda b, d: b.open(d).results(group_by=[1]), "results(group_by=[1]): group_by is a list of text"),
         (lambda b, d: b.api.explain(None), "benchkg.explain(term=None)"),
+        (lambda b, d: b.open(d).results(top="5"), "results(top='5'): top is a whole number or None, not str"),
+        (lambda b, d: b.open(d).results(agg=None), "results(agg=None): agg is text, not NoneType"),
+        (lambda b, d: b.open(d).results(sort=5), "results(sort=5): sort is text or None, not int"),
+        (lambda b, d: b.open(d).results(pair=["round=6.0,6.1"]), "results(pair=['round=6.0,6.1']): pair is text"),
+        (lambda b, d: b.open(d).results(limit=-1), "results(limit=-1): limit is 0 (every row) or more"),
+        (lambda b, d: b.open(d).query("leaderboard", limit=-1), "query(limit=-1): limit is 0 (every row) or more"),
+        (lambda b, d: b.open(d).query("leaderboard", offset=-5), "query(offset=-5): offset is 0 or more"),
     ],
 )
 def test_an_api_call_with_a_wrong_type_says_which_argument(call, said, data_copy):
     """Issue 33: API calls with wrong types failed deep inside (a TypeError from pathlib, an
-    AttributeError on None, a string read letter by letter as where clauses)."""
+    AttributeError on None, a string read letter by letter as where clauses); issue 45: results()
+    took any type (top='5' a TypeError, sort=5 an AttributeError) and limit=-1 answered no rows."""
     import benchkg
     import benchkg.api
     from benchkg.kernel.errors import UsageError
@@ -360,3 +368,26 @@ def test_an_api_call_with_a_wrong_type_says_which_argument(call, said, data_copy
     with pytest.raises(UsageError) as raised:
         call(benchkg, data_copy)
     assert said in str(raised.value)
+
+
+def test_a_base_without_a_trailing_slash_still_makes_whole_iris(data_copy):
+    """Issue 45: base='https://example.org' wrote https://example.orgid/benchmarks/…"""
+    import benchkg
+
+    kg = benchkg.open(data_copy, base="https://example.org", persist=False)
+    rows = kg.results(where=["submitter=coreweave"], columns=["claim"], limit=1)
+    assert kg.base == "https://example.org/"
+    assert str(rows.results.rows[0]["claim"].value).startswith("https://example.org/id/benchmarks/")
+
+
+def test_init_dot_fills_the_empty_folder_it_is_run_in(tmp_path):
+    """Issue 45: `benchkg init .` in an empty current folder said "Device or resource busy"."""
+    here = tmp_path / "claims"
+    here.mkdir()
+    done = subprocess.run([sys.executable, "-m", "benchkg.cli", "init", "."], cwd=here, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "next: git init && benchkg validate" in done.stdout
+    assert (here / "benchkg.toml").is_file() and (here / "data" / "benchmarks").is_dir()
+    assert not [p for p in here.iterdir() if p.name.startswith(".benchkg-init-")]
+    again = subprocess.run([sys.executable, "-m", "benchkg.cli", "validate"], cwd=here, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr

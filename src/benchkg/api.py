@@ -59,7 +59,7 @@ from benchkg.importers.draft import draft
 from benchkg.importers.epoch import import_epoch
 from benchkg.importers.inferencex import import_inferencex
 from benchkg.importers.mlperf import import_mlperf
-from benchkg.kernel.arguments import checked, sequence_of_text
+from benchkg.kernel.arguments import check_window, checked, sequence_of_text
 from benchkg.kernel.atomic import write_atomic
 from benchkg.kernel.errors import InputError, UsageError
 from benchkg.kernel.transport import Timeouts, check_url
@@ -212,7 +212,7 @@ class KnowledgeGraph:
         self.endpoint = check_url(endpoint) if endpoint else None
         self.timeouts = Timeouts(total=timeout) if timeout else Timeouts()
         self.persist = persist
-        self.base = base
+        self.base = base if base.endswith(("/", "#")) else base + "/"  # (IRIs are base + "id/…")
         self.workspace = Workspace.of(self.data, base)  # the layout read once, handed down
         self.layout = self.workspace.layout
         self._built = None
@@ -322,6 +322,7 @@ class KnowledgeGraph:
         :raises UsageError: for a query of one's own that calls SERVICE, unless ``allow_service``.
         """
 
+        check_window("answer", limit, offset)
         saved = query if isinstance(query, SavedQuery) else self.saved_query(query)
         saved.check_service(allow_service)
         return self._answer(saved, dict(params or {}), limit=limit, offset=offset, cite=cite)
@@ -367,6 +368,7 @@ class KnowledgeGraph:
         >>> shown.out.splitlines()[0].split(",")[:3], shown.data
         (['claim', 'system_name', 'submitted_by'], True)
         """
+        check_window("answer", limit, offset)
         saved = query if isinstance(query, SavedQuery) else self.saved_query(query)
         saved.check_service(allow_service)
         if chart is not None:
@@ -463,6 +465,7 @@ class KnowledgeGraph:
             answer.empty = self._emptied_by(request, self.backend.select)
         return answer, compiled
 
+    @checked
     def results(
         self,
         *,
@@ -488,6 +491,7 @@ class KnowledgeGraph:
         >>> sorted(r["ratio"] > 0 for r in rows) == [True] * len(rows) and len(rows) >= 3
         True
         """
+        check_window("results", limit)
         request = Request(
             where=list(sequence_of_text(where, "where", "results")),
             columns=list(sequence_of_text(columns, "columns", "results")),
@@ -550,6 +554,7 @@ class KnowledgeGraph:
         >>> rows.columns[:3], rows[0]["version"], isinstance(rows[0]["submitters"], int)
         (['suite', 'version', 'submitters'], '4.1', True)
         """
+        check_window("query", limit, offset)
         text = {k: ("true" if v is True else "false" if v is False else str(v)) for k, v in params.items()}
         answer = self.answer(name, text, limit=limit, offset=offset)
         return Rows(answer.results, [c.text() for c in answer.caveats], answer.left_out, answer.notes())

@@ -721,7 +721,10 @@ def init(target: Path = typer.Argument(..., metavar="DIR", help="The folder to c
     from benchkg.api import init as init_repo
 
     written = init_repo(target)
-    _echo(f"wrote {len(written)} files in {target}; next: cd {target} && git init && benchkg validate")
+    here = Path(target).resolve() == Path.cwd().resolve()
+    _echo(
+        f"wrote {len(written)} files in {target}; next: {'' if here else f'cd {target} && '}git init && benchkg validate"
+    )
 
 
 def main() -> None:

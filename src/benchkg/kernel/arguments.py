@@ -99,3 +99,16 @@ def sequence_of_text(value, name: str, where: str) -> tuple[str, ...]:
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise UsageError(f"{where}({name}={value!r:.60}): {name} is a list of text")
     return tuple(value)
+
+
+def check_window(called: str, limit: int | None, offset: int = 0) -> None:
+    """:raises UsageError: for a ``limit`` or ``offset`` below 0 (``limit=-1`` gave no rows, silently).
+
+    >>> check_window("query", -1)
+    Traceback (most recent call last):
+    benchkg.kernel.errors.UsageError: query(limit=-1): limit is 0 (every row) or more, or None
+    """
+    if limit is not None and not isinstance(limit, bool) and isinstance(limit, int) and limit < 0:
+        raise UsageError(f"{called}(limit={limit}): limit is 0 (every row) or more, or None")
+    if isinstance(offset, int) and not isinstance(offset, bool) and offset < 0:
+        raise UsageError(f"{called}(offset={offset}): offset is 0 or more")

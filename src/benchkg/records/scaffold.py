@@ -54,6 +54,8 @@ def init_repo(target: Path) -> list[Path]:
             f"{target} is not an empty folder; benchkg init writes a new data repository "
             f"(pick a new folder, or add benchkg.toml to an existing one by hand: see its README)"
         )
+    if target.is_dir():  # an empty folder, perhaps the one the user is in ("benchkg init ."): filled in place
+        return _fill_in_place(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.init-"))
@@ -68,6 +70,30 @@ def init_repo(target: Path) -> list[Path]:
         raise _cannot(target, e) from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return [target / name for name in names]
+
+
+def _fill_in_place(target: Path) -> list[Path]:
+    """Fill the empty folder ``target``: written aside inside it, then each top entry moved in; on any
+    failure the entries moved so far go again, so the folder is left empty (a folder in use, the
+    current one, cannot be replaced whole: Linux says "Device or resource busy")."""
+    moved: list[Path] = []
+    tmp = None
+    try:
+        tmp = Path(tempfile.mkdtemp(dir=target, prefix=".benchkg-init-"))
+        names = _fill(tmp)
+        for entry in sorted(tmp.iterdir()):
+            os.rename(entry, target / entry.name)
+            moved.append(target / entry.name)
+        tmp.rmdir()
+    except BaseException as e:
+        for path in moved:
+            shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(e, OSError):
+            raise _cannot(target, e) from None
         raise
     return [target / name for name in names]
 
