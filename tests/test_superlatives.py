@@ -225,3 +225,23 @@ def test_a_vendor_claim_page_links_the_audited_result_it_restates(repo, tmp_path
     assert "<dt>Audited by</dt>" in page and f"benchmarks/{audited}/" in page
     off = (report.out / "id" / "benchmarks" / "mine-off" / "index.html").read_text()
     assert "<dt>Audited by</dt>" not in off
+
+
+def test_audited_by_holds_the_rounding_the_numbers_state_and_a_stated_submitter(repo):
+    """Issue 45: 5 millionths of the value were accepted (4.7 tokens/s at 944,902), and a stated
+    submitter was ignored (Acme's copy of CoreWeave's number was "audited by" CoreWeave's result)."""
+    example = "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server"
+    audited = _audited_by(example)
+    published = Decimal(str(next(r for r in _records() if r["id"] == audited)["value"]))
+    seed = _seed(example)
+    whole = published.to_integral_value()  # written as a whole number: it stands for whole ± 0.5
+    _write(repo, seed | {"id": "rounded", "value": int(whole)})
+    _write(repo, seed | {"id": "four-off", "value": int(whole) + 4})
+    _write(repo, seed | {"id": "acme-copy", "value": float(published), "submitter_id": "acme"})
+    (repo / "data" / "organizations" / "acme.json").write_text(json.dumps({"id": "acme", "name": "Acme"}) + "\n")
+    kg = open_kg(repo / "data")
+    kg.build()
+    links = _links(kg)
+    assert ("rounded", audited) in links
+    assert "four-off" not in {c for c, _ in links}
+    assert "acme-copy" not in {c for c, _ in links}

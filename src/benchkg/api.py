@@ -213,7 +213,7 @@ class KnowledgeGraph:
         self.timeouts = Timeouts(total=timeout) if timeout else Timeouts()
         self.persist = persist
         self.base = base if base.endswith(("/", "#")) else base + "/"  # (IRIs are base + "id/…")
-        self.workspace = Workspace.of(self.data, base)  # the layout read once, handed down
+        self.workspace = Workspace.of(self.data, self.base)  # the layout read once, handed down
         self.layout = self.workspace.layout
         self._built = None
 

@@ -1,12 +1,13 @@
 """``bk:auditedBy``: which audited result a vendor's claim restates, derived at build time.
 
 A vendor claim is *audited by* an MLCommons result when both are of the same round, model,
-scenario, chip and accelerator count, in the same unit, and the two numbers are equal within
-rounding: MLCommons publishes six significant figures (half a unit of the sixth is at most 5e-6 of
-the value) and a vendor writes a whole number (half a unit). A per-accelerator claim is compared
-with the audited result's per-accelerator value. The division and accuracy tier must agree where
-the claim states them. Every such audited result is linked; a claim that restates none has no link
-and stays the vendor's own measurement.
+scenario, chip and accelerator count, in the same unit, and the two numbers are equal within the
+rounding they state: each number stands for the interval of half a unit in its last written place
+(944,898 for 944,897.5–944,898.5; 910,621.36 for ±0.005), and the two intervals meet. A
+per-accelerator claim is compared with the audited result's per-accelerator value (derived to four
+places). The division, accuracy tier and submitter must agree where the claim states them. Every
+such audited result is linked; a claim that restates none has no link and stays the vendor's own
+measurement.
 """
 
 from __future__ import annotations
@@ -22,13 +23,13 @@ AUDITED_BY = NamedNode(BK + "auditedBy")
 #: one side's results (vendor or MLCommons) with what a match compares, a row per chip they ran on,
 #: read at the chip (a rack meets the chips it is made of, a variant its base chip)
 SIDE = """
-SELECT ?claim ?suite ?model ?scenario ?count ?chip ?unit ?scope ?v ?derived ?div ?tier WHERE {
+SELECT ?claim ?suite ?model ?scenario ?count ?chip ?unit ?scope ?v ?derived ?div ?tier ?sub WHERE {
   ?claim bk:measuredBy %s ; bk:suite ?suite ; bk:model ?model ; bk:scenario ?scenario ;
          bk:acceleratorCount ?count ; bk:accelerator ?ran_on ; bk:result ?r .
   ?r qudt:value ?v ; qudt:hasUnit ?unit ; bk:scope ?scope .
   OPTIONAL { ?ran_on bk:madeOf ?part } BIND (COALESCE(?part, ?ran_on) AS ?c1)
   OPTIONAL { ?c1 bk:variantOf ?base } BIND (COALESCE(?base, ?c1) AS ?chip)
-  OPTIONAL { ?claim bk:division ?div } OPTIONAL { ?claim bk:accuracyTarget ?tier }
+  OPTIONAL { ?claim bk:division ?div } OPTIONAL { ?claim bk:accuracyTarget ?tier } OPTIONAL { ?claim bk:submitter ?sub }
   OPTIONAL { ?claim bk:derivedValue/qudt:value ?derived }
 }
 """
@@ -37,9 +38,17 @@ _KEY = ("suite", "model", "scenario", "count", "chip", "unit")
 
 
 def _restates(vendor: dict, audited: dict) -> bool:
-    """Whether a vendor row restates an audited row of the same key: division and tier agree where
-    the claim states them, and the numbers are equal within rounding."""
-    for name in ("div", "tier"):
+    """Whether a vendor row restates an audited row of the same key: division, tier and submitter agree
+    where the claim states them, and the numbers are equal within the rounding they are written to.
+
+    >>> from pyoxigraph import Literal
+    >>> row = lambda v, **more: {"scope": AGGREGATE, "v": Literal(v), **more}
+    >>> _restates(row("944898"), row("944902")), _restates(row("910621"), row("910621.36"))
+    (False, True)
+    >>> _restates(row("910621", sub="acme"), row("910621.36", sub="coreweave"))
+    False
+    """
+    for name in ("div", "tier", "sub"):
         if name in vendor and vendor[name] != audited.get(name):
             return False
     if vendor["scope"] == PER_ACCELERATOR:
@@ -49,8 +58,16 @@ def _restates(vendor: dict, audited: dict) -> bool:
     if published is None:
         return False
     value, published = Decimal(vendor["v"].value), Decimal(published.value)
-    own = Decimal("0.5") if value == value.to_integral_value() else Decimal(0)
-    return abs(value - published) <= max(published * Decimal("0.000005"), own)
+    return abs(value - published) <= _half_unit(value) + _half_unit(published)
+
+
+def _half_unit(number: Decimal) -> Decimal:
+    """Half a unit in the last place ``number`` is written to (the rounding it states).
+
+    >>> _half_unit(Decimal("944898")), _half_unit(Decimal("910621.36")), _half_unit(Decimal("1.2E+6"))
+    (Decimal('0.5'), Decimal('0.005'), Decimal('5E+4'))
+    """
+    return Decimal(5).scaleb(number.as_tuple().exponent - 1)
 
 
 def audited_quads(store: Store, graph: NamedNode, claims: list[str] | None = None) -> list[Quad]:

@@ -89,7 +89,10 @@ def _fill_in_place(target: Path) -> list[Path]:
         tmp.rmdir()
     except BaseException as e:
         for path in moved:
-            shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
         if isinstance(e, OSError):
