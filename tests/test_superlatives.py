@@ -245,3 +245,31 @@ def test_audited_by_holds_the_rounding_the_numbers_state_and_a_stated_submitter(
     assert ("rounded", audited) in links
     assert "four-off" not in {c for c, _ in links}
     assert "acme-copy" not in {c for c, _ in links}
+
+
+@pytest.mark.parametrize(
+    "value,count,expected",
+    [(0.25, 8, "unchecked"), (0.35, 1, "unchecked")],
+    ids=["0.25-ms-on-8", "0.35-ms-on-1"],
+)
+def test_a_latency_is_never_ranked_as_value_times_count(repo, value, count, expected):
+    """Issue 45: a latency ranked in the aggregate scope was multiplied by its accelerator count (0.25 ms
+    on 8 L4 ranked as 2 ms, and its audited rivals likewise), so its verdict said nothing. A latency, a
+    per-user or a per-node value is compared only in the scope it states: ranked in another, unchecked."""
+    claim = _seed("mlperf-4.1-0023-retinanet-singlestream") | {
+        "id": "my-latency",
+        "measured_by": "vendor",
+        "value": value,
+        "accelerator_count": count,
+        "asserts": {
+            "rank": 1,
+            "scope": "aggregate",
+            "among": {"suite_id": "mlperf-inference-v4.1", "model_id": "retinanet", "scenario": "single-stream"},
+        },
+    }
+    claim.pop("mlperf_id", None)
+    _write(repo, claim)
+    kg = open_kg(repo / "data")
+    kg.build()
+    rows = {row["claim"]: row for row in kg.query("superlatives", limit=0)}
+    assert rows["my-latency"]["verdict"] == expected
