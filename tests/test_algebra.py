@@ -244,3 +244,17 @@ def test_every_form_the_algebra_writes_passes_the_query_lint():
         problems[repr(request)] = lint_saved(parse_query_text(text, Path("results.rq")))
     assert len(forms) > 200
     assert not {k: v for k, v in problems.items() if v}
+
+
+def test_a_result_on_both_sides_of_a_pair_is_never_paired_with_itself(kg):
+    """Issue 45: a result of a system typed "datacenter,edge" is on both sides of --pair
+    system_type=datacenter,edge, and was paired with itself (ratio 1.000)."""
+    both = {
+        p.stem
+        for p in (FULL_DATA / "benchmarks").glob("*.json")
+        if {"datacenter", "edge"} <= set(json.loads(p.read_text()).get("system_type") or [])
+    }
+    assert both, "data/ has results of a datacenter,edge system (else this test could not fail)"
+    rows = kg.results(pair="system_type=datacenter,edge", limit=0)
+    assert rows and all(row["a_claim"] != row["b_claim"] for row in rows)
+    assert any(row["a_claim"] in both for row in rows)

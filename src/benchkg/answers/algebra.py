@@ -709,7 +709,7 @@ def pair_up(results: Results, args: dict[str, str]) -> Results:
     ([('c1', 'c3', '0.75')], {'a': [], 'b': ['c4']})
     """
     keys = [v for v in results.vars if v not in ("side", "claim", "value")]
-    best: dict[str, dict[tuple, tuple]] = {"a": {}, "b": {}}
+    ranked: dict[str, dict[tuple, list[tuple]]] = {"a": {}, "b": {}}
     claims: dict[str, dict[tuple, list[str]]] = {"a": {}, "b": {}}
     for row in results.rows:
         if "value" not in row:  # (per accelerator, of an aggregate without an accelerator count)
@@ -718,12 +718,17 @@ def pair_up(results: Results, args: dict[str, str]) -> Results:
         key = tuple(row.get(k) for k in keys)
         number, claim = Decimal(row["value"].value), row["claim"].value
         claims[side].setdefault(key, []).append(claim.rsplit("/", 1)[-1])
-        held = best[side].get(key)
-        if held is None or (-number, claim) < (-held[0], held[1]):
-            best[side][key] = (number, claim, row)
+        ranked[side].setdefault(key, []).append((-number, claim, row))
+    for by_key in ranked.values():
+        for entries in by_key.values():
+            entries.sort(key=lambda t: (t[0], t[1]))
+    chosen = {key: _apart(ranked["a"][key], ranked["b"][key]) for key in ranked["a"].keys() & ranked["b"].keys()}
+    best = {side: {key: ranked[side][key][0] for key in ranked[side] if key not in chosen} for side in ranked}
     out = []
-    for key in best["a"].keys() & best["b"].keys():
-        (x, _, ra), (y, _, rb) = best["a"][key], best["b"][key]
+    for key, pair in chosen.items():
+        if pair is None:  # (one result alone on both sides: nothing to pair it with)
+            continue
+        (x, _, ra), (y, _, rb) = ((-n, c, r) for n, c, r in pair)
         row = {k: t for k, t in zip(keys, key) if t is not None}
         row |= {"a": ra["value"], "b": rb["value"], "a_claim": ra["claim"], "b_claim": rb["claim"]}
         if x:
@@ -731,8 +736,9 @@ def pair_up(results: Results, args: dict[str, str]) -> Results:
             row["ratio"] = Literal(format(ratio, "f"), datatype=NamedNode(PREFIXES["xsd"] + "decimal"))
         out.append(row)
     out.sort(key=lambda r: r["a_claim"].value)
+    alone = [key for key, pair in chosen.items() if pair is None]
     unpaired = {
-        side: sorted(c for k in best[side].keys() - best[other].keys() for c in claims[side][k])
+        side: sorted(c for k in [*best[side].keys() - best[other].keys(), *alone] for c in claims[side][k])
         for side, other in (("a", "b"), ("b", "a"))
     }
     paired = Results([*keys, "a", "b", "ratio", "a_claim", "b_claim"], out, extra={"unpaired": unpaired})
@@ -764,6 +770,23 @@ def best_of(results: Results, args: dict[str, str]) -> Results:
         return _ordered(out, args["sort"], args.get("top"))
     out.rows = out.rows[: int(args["top"])] if "top" in args else out.rows
     return out
+
+
+def _apart(a: list[tuple], b: list[tuple]) -> tuple[tuple, tuple] | None:
+    """The best of each side (entries ``(-value, claim, row)``, best first), never one result on both:
+    a result on both sides (a system of type "datacenter,edge" in --pair system_type=datacenter,edge) is
+    not paired with itself; b then takes its runner-up, or else a does; none when neither has one.
+
+    >>> _apart([(-2, "c", 0)], [(-2, "c", 0), (-1, "d", 0)]), _apart([(-2, "c", 0)], [(-2, "c", 0)])
+    (((-2, 'c', 0), (-1, 'd', 0)), None)
+    """
+    if a[0][1] != b[0][1]:
+        return a[0], b[0]
+    if len(b) > 1:
+        return a[0], b[1]
+    if len(a) > 1:
+        return a[1], b[0]
+    return None
 
 
 def _sort_key(term):
