@@ -295,7 +295,7 @@ def _term(col: Column, name: str, value: str, resolve: Callable[[str, str], str]
         return value
     if name == "round":
         value = re.sub(r"^(?:mlperf-inference-)?v", "", value.lower())
-    return _literal(value)
+    return sparql_string(value)
 
 
 def _required(name: str, claim: str, var: str, fresh: _Vars) -> str:
@@ -308,15 +308,6 @@ def _required(name: str, claim: str, var: str, fresh: _Vars) -> str:
     return _pattern(col, claim, var, fresh, required=col.optional) + ("" if col.optional else " .")
 
 
-def _literal(text: str) -> str:
-    """A SPARQL string literal of ``text``.
-
-    >>> _literal('say "hi"')
-    '"say \\\\"hi\\\\""'
-    """
-    return sparql_string(text)
-
-
 def _filter(cond: Condition, claim: str, fresh: _Vars, resolve, base: str) -> str:
     """One ``--where`` as a pattern on ``claim``: a column of several values by EXISTS, others by FILTER."""
     col = COLUMNS[cond.column]
@@ -327,7 +318,7 @@ def _filter(cond: Condition, claim: str, fresh: _Vars, resolve, base: str) -> st
             text = f'STRAFTER(STR({var}), "/id/{col.of}/")'
         elif col.kind == "concept":
             text = f'STRAFTER(STR({var}), "#{col.of}-")'
-        test = f"CONTAINS(LCASE({text}), LCASE({_literal(cond.values[0])}))"
+        test = f"CONTAINS(LCASE({text}), LCASE({sparql_string(cond.values[0])}))"
     elif col.kind == "tier" and cond.op in ("<", ">", "<=", ">="):
         if not re.fullmatch(r"\d+(\.\d+)?", cond.values[0]):
             raise UsageError(f"--where {cond.text}: a tier is a number such as 99 or 99.9")
@@ -531,7 +522,7 @@ def _compile_rows(request, conditions, fresh, resolve, base):
         # without a submitter is in no submitter's group)
         body = _view("?claim", [n for n in need if n not in keys], conditions, fresh, resolve, base)
         body += "".join(f"\n  {_required(k, '?claim', f'?{k}', fresh)}" for k in keys)
-        rank = "IF(?{0}metric IN (bk:metric-ttft, bk:metric-tpot, bk:metric-latency), -?{0}value, ?{0}per_accelerator)"
+        rank = "IF(?metric IN (bk:metric-ttft, bk:metric-tpot, bk:metric-latency), -?value, ?per_accelerator)"
         said = f"best per {', '.join(request.best_per)} (per accelerator; the lowest for a latency)"
         if set(keys) & set(CHIP_COLUMNS):  # a result on several chips is no one chip's (it would be the lowest's)
             body += "\n  " + _ONE_CHIP.format(c="?claim")
@@ -542,7 +533,7 @@ def _compile_rows(request, conditions, fresh, resolve, base):
         shown = " ".join(f"?{n}" for n in dict.fromkeys(columns + keys))
         first = " ".join(f"?{n}" for n in request.best_per)
         text = (
-            f"SELECT DISTINCT {shown} ?_best WHERE {{\n  {body}\n  BIND ({rank.format('')} AS ?_best)\n}}\n"
+            f"SELECT DISTINCT {shown} ?_best WHERE {{\n  {body}\n  BIND ({rank} AS ?_best)\n}}\n"
             f"ORDER BY {first} {'DESC(?value) ' if 'value' in columns else ''}?claim\n"
         )
         hidden = [k for k in keys if k not in columns]  # (read by the step, not shown)
@@ -645,12 +636,15 @@ def median_of(results: Results, args: dict[str, str]) -> Results:
     return _ordered(Results([*keys, f"median_{of}", "count"], out), args.get("sort", f"-median_{of}"), args.get("top"))
 
 
-def _ordered(results: Results, sort: str, top: str | None) -> Results:
-    """The rows sorted by ``sort`` (``-COLUMN`` descending; rows without it last), then the first ``top``."""
-    column, descending = sort.lstrip("-"), sort.startswith("-")
-    present = [r for r in results.rows if column in r]
-    present.sort(key=lambda r: _sort_key(r[column]), reverse=descending)
-    rows = present + [r for r in results.rows if column not in r]
+def _ordered(results: Results, sort: str | None, top: str | None) -> Results:
+    """The rows sorted by ``sort`` (``-COLUMN`` descending; rows without it last; None keeps their
+    order), then the first ``top``."""
+    rows = results.rows
+    if sort:
+        column, descending = sort.lstrip("-"), sort.startswith("-")
+        present = [r for r in rows if column in r]
+        present.sort(key=lambda r: _sort_key(r[column]), reverse=descending)
+        rows = present + [r for r in rows if column not in r]
     results.rows = rows[: int(top)] if top is not None else rows
     return results
 
@@ -766,10 +760,7 @@ def best_of(results: Results, args: dict[str, str]) -> Results:
     dropped = {"_best", *filter(None, args.get("hide", "").split(","))}
     rows = [{k: v for k, v in row.items() if k not in dropped} for key, score, row in scored if score == best[key]]
     out = Results([v for v in results.vars if v not in dropped], rows, extra=results.extra)
-    if "sort" in args:
-        return _ordered(out, args["sort"], args.get("top"))
-    out.rows = out.rows[: int(args["top"])] if "top" in args else out.rows
-    return out
+    return _ordered(out, args.get("sort"), args.get("top"))
 
 
 def _apart(a: list[tuple], b: list[tuple]) -> tuple[tuple, tuple] | None:
