@@ -36,7 +36,7 @@ def _paired(record, dim, a, b):
         n
         for n in ("submitter", "platform", "count", "model", "tier", "scenario", "version", "division", "unit")
         if n != dim
-    ]
+    ] + (["system"] if dim == "tier" else [])  # a run's column: the same system record on both sides
     sides: dict[str, dict] = {a: {}, b: {}}
     results: dict[str, Counter] = {a: Counter(), b: Counter()}
     for r in record.results:
@@ -67,7 +67,7 @@ def _rows_by_key(rows, dim):
             "unit",
         )
         if n != dim
-    ]
+    ] + (["system"] if dim == "tier" else [])
     return {tuple(str(r[n]) if r[n] is not None else "" for n in names): r for r in rows}
 
 
@@ -258,3 +258,28 @@ def test_a_result_on_both_sides_of_a_pair_is_never_paired_with_itself(kg):
     rows = kg.results(pair="system_type=datacenter,edge", limit=0)
     assert rows and all(row["a_claim"] != row["b_claim"] for row in rows)
     assert any(row["a_claim"] in both for row in rows)
+
+
+@pytest.mark.slow
+def test_not_equal_keeps_every_result_without_the_values_those_with_none_too(kg, record):
+    """Issue 45: ``!=`` is what users mean — every result without the value, those with no value at all
+    too — and several ``!=`` of one column leave out each of their values. Counted per round against
+    the summaries; the 300 of them that a NOT EXISTS per condition never finished answer here at the
+    cost of one (``make bench-algebra`` times them)."""
+    rows = kg.results(where=["nodes!=1", "nodes!=2", *[f"nodes!={n}" for n in range(3, 300)]], group_by=["round"])
+    expected = Counter(r.version for r in record.results if r.nodes not in range(1, 300))
+    assert {r["round"]: r["count"] for r in rows} == dict(expected)
+    assert expected and sum(1 for r in record.results if r.nodes is None), "results without a node count stay"
+
+
+@pytest.mark.slow
+def test_a_pair_of_a_run_column_holds_the_system_not_its_name(kg, record):
+    """Issue 45: two systems of one submitter that share a name and a count (AMD's two "QuantaGrid
+    D74A-7U" of v5.1) were paired with each other: the best Offline of one beside the best Server of the
+    other. A pair of a run's column (here the scenario) holds the system record too."""
+    rows = kg.results(where=["measured_by=mlcommons"], pair="scenario=offline,server", limit=0)
+    system = {r.claim: r.system for r in record.results}
+    assert rows and all(system[row["a_claim"]] == system[row["b_claim"]] for row in rows)
+    named = Counter((r.submitter, r.platform, r.count, r.version) for r in record.results if r.system)
+    shared = {k for k in named if len({r.system for r in record.results if (r.submitter, r.platform, r.count, r.version) == k}) > 1}
+    assert shared, "data/ has two systems of one submitter under one name (else this test could not fail)"

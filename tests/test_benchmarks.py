@@ -60,7 +60,7 @@ def check_bench(out: str) -> None:
 
 def check_algebra(out: str) -> None:
     rows = re.findall(r"^\| (data/|[\d,]+ generated) \| ([^|]+) \| \d+\.\d\d \| \d+ \|$", out, re.M)
-    assert len([r for r in rows if r[0] == "data/"]) == 9 and len([r for r in rows if r[0] != "data/"]) == 6, out
+    assert len([r for r in rows if r[0] == "data/"]) == 10 and len([r for r in rows if r[0] != "data/"]) == 6, out
 
 
 def check_data(out: str) -> None:

@@ -154,3 +154,26 @@ def test_findings_name_files_as_the_data_folder_is_given(data_copy, monkeypatch)
     assert str(data_copy / "benchmarks") in absolute.stdout, (
         "a cache written for ./data is not reused for another spelling"
     )
+
+
+@pytest.mark.slow
+def test_a_superlative_is_rechecked_when_a_rival_changes(data_copy):
+    """Issue 45: a claim asserting a rank is checked against every audited result of the population it
+    names; raising a rival above it (a record the claim does not refer to) must bring
+    ``superlative-beaten``, lowering it back must take it away — the cached finding stayed for ever."""
+    claim = "benchmarks/bench-mlperf-v6-1-coreweave-gb300-nvl72-gpt-oss-120b-offline"
+    record = json.loads((data_copy / f"{claim}.json").read_text())
+    assert record["asserts"]["rank"] == 1 and record["scope"] == "per-accelerator"
+    rival = {k: v for k, v in record.items() if k not in ("asserts", "audited_by", "notes", "system_id")}
+    # (another system and count: not a Server/Offline partner, which is re-checked anyway)
+    rival.update(id="rival-gpt-oss-offline", measured_by="mlcommons", submitter_id="nvidia", accelerator_count=8)
+    path = data_copy / "benchmarks" / "rival-gpt-oss-offline.json"
+
+    def with_value(value):
+        path.write_text(json.dumps(dict(rival, value=value), indent=2) + "\n")
+        return _check(data_copy)
+
+    _check(data_copy)  # the cache
+    assert "superlative-beaten" in _shapes(with_value(record["value"] * 2), claim)
+    assert "superlative-beaten" not in _shapes(with_value(record["value"] // 2), claim)
+    assert "superlative-beaten" in _shapes(with_value(record["value"] + 100), claim)

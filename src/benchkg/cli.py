@@ -324,7 +324,7 @@ def results(
     hold: Optional[str] = typer.Option(
         None,
         "--hold",
-        help="With --pair, the columns both sides share (default: submitter, platform, accelerator_count, model, tier, scenario, round, division, unit, less the paired one).",
+        help="With --pair, the columns both sides share (default: submitter, platform, accelerator_count, model, tier, scenario, round, division, unit, less the paired one; and the system, when the paired column is a run's: tier, model, scenario, metric, unit, scope, input_length or output_length).",
     ),
     unpaired: bool = typer.Option(False, "--unpaired", help="With --pair, list the results that found no partner."),
     group_by: Optional[str] = typer.Option(None, "--group-by", help="COL,COL: one row per group."),

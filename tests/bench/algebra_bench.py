@@ -29,6 +29,7 @@ ON_DATA = [
     ),
     ("best-per", dict(where=["round=6.1", "model=gpt-oss-120b"], best_per=["submitter"])),
     ("only-in / not-in", dict(group_by=["submitter"], only_in="round=6.0", not_in="round=6.1")),
+    ("where != x300 (optional)", dict(where=[f"host_cpu!=x{n}" for n in range(300)], group_by=["round"])),
 ]
 ON_SYNTHETIC = [
     ("rows (where)", dict(where=["model=syn-model-00", "scenario=server"])),

@@ -170,6 +170,11 @@ COLUMNS: dict[str, Column] = {
 #: what identifies a result (the same system is its submitter, platform and count): --pair holds these,
 #: except the one paired
 IDENTITY = ("submitter", "platform", "accelerator_count", "model", "tier", "scenario", "round", "division", "unit")
+#: the columns of a run, not of the system it ran on: one system record has results of both values, so a
+#: pair of these holds the system record too (two systems of one submitter may share a name and count)
+RUN_COLUMNS = ("tier", "model", "scenario", "metric", "unit", "scope", "input_length", "output_length")
+#: held columns a result may lack (held equal as "" on both sides): untiered benchmarks, vendor claims
+_MAY_LACK = ("tier", "system")
 #: the columns a plain listing shows
 DEFAULT_COLUMNS = ("claim", "round", "division", "submitter", "platform", "chip", "accelerator_count", "model", "tier", "scenario", "value", "unit", "per_accelerator")  # fmt: skip
 
@@ -308,45 +313,73 @@ def _required(name: str, claim: str, var: str, fresh: _Vars) -> str:
     return _pattern(col, claim, var, fresh, required=col.optional) + ("" if col.optional else " .")
 
 
-def _filter(cond: Condition, claim: str, fresh: _Vars, resolve, base: str) -> str:
-    """One ``--where`` as a pattern on ``claim``: a column of several values by EXISTS, others by FILTER."""
+def _test(cond: Condition, var: str, resolve, base: str) -> str:
+    """The FILTER expression ``cond`` asks of ``var`` (for ``!=``, the value it must not have)."""
     col = COLUMNS[cond.column]
-    var = claim if cond.column == "claim" else fresh() + "w"
     if cond.op == "~":  # an id or a concept by its own name, not its IRI (submitter~organ is not every row)
         text = f"STR({var})"
         if col.kind == "id":
             text = f'STRAFTER(STR({var}), "/id/{col.of}/")'
         elif col.kind == "concept":
             text = f'STRAFTER(STR({var}), "#{col.of}-")'
-        test = f"CONTAINS(LCASE({text}), LCASE({sparql_string(cond.values[0])}))"
-    elif col.kind == "tier" and cond.op in ("<", ">", "<=", ">="):
+        return f"CONTAINS(LCASE({text}), LCASE({sparql_string(cond.values[0])}))"
+    if col.kind == "tier" and cond.op in ("<", ">", "<=", ">="):
         if not re.fullmatch(r"\d+(\.\d+)?", cond.values[0]):
             raise UsageError(f"--where {cond.text}: a tier is a number such as 99 or 99.9")
-        test = f"xsd:decimal(STR({var})) {cond.op} {cond.values[0]}"
-    elif cond.op in ("<", ">", "<=", ">="):
+        return f"xsd:decimal(STR({var})) {cond.op} {cond.values[0]}"
+    if cond.op in ("<", ">", "<=", ">="):
         if col.kind != "num":
             raise UsageError(f"--where {cond.text}: {cond.column} is not a number; use = != ~ or in:")
-        test = f"{var} {cond.op} {_term(col, cond.column, cond.values[0], resolve, base)}"
-    else:
-        terms = ", ".join(_term(col, cond.column, v, resolve, base) for v in cond.values)
-        # text as written: the tier "99.9" whether stored as text or as a number
-        test = f"STR({var}) IN ({terms})" if col.kind in ("tier", "text") else f"{var} IN ({terms})"
+        return f"{var} {cond.op} {_term(col, cond.column, cond.values[0], resolve, base)}"
+    terms = ", ".join(_term(col, cond.column, v, resolve, base) for v in cond.values)
+    # text as written: the tier "99.9" whether stored as text or as a number
+    return f"STR({var}) IN ({terms})" if col.kind in ("tier", "text") else f"{var} IN ({terms})"
+
+
+def _filters(conditions: list[Condition], claim: str, fresh: _Vars, resolve, base: str) -> list[str]:
+    """The ``--where`` conditions as patterns on ``claim``; the ``!=`` of one column are one MINUS (a claim
+    with any of those values goes, and one with none stays, those with no value at all too), whose group
+    is read once and taken away by claim: a NOT EXISTS per condition was read per claim (16 s for one on
+    an optional column, 300 never ended).
+
+    >>> fresh = _Vars()
+    >>> conds = [Condition.parse(t) for t in ("nodes!=1", "nodes!=2", "round=6.1")]
+    >>> [p.split(" ")[0] for p in _filters(conds, "?c", fresh, None, "https://x/")]
+    ['VALUES', 'MINUS']
+    """
+    unequal: dict[str, list[Condition]] = {}
+    out = []
+    for cond in conditions:
+        if cond.op == "!=" and cond.column != "claim":
+            unequal.setdefault(cond.column, []).append(cond)
+        else:
+            out.append(_filter(cond, claim, fresh, resolve, base))
+    for name, conds in unequal.items():
+        var = fresh() + "w"
+        tests = " || ".join(f"({_test(c, var, resolve, base)})" for c in conds)
+        out.append(f"MINUS {{ {claim} a bk:Benchmark . {_pattern(COLUMNS[name], claim, var, fresh)} FILTER ({tests}) }}")
+    return out
+
+
+def _filter(cond: Condition, claim: str, fresh: _Vars, resolve, base: str) -> str:
+    """One ``--where`` (not a column's ``!=``, which :func:`_filters` takes) as a pattern on ``claim``: a
+    column of several values by EXISTS, others by FILTER."""
+    col = COLUMNS[cond.column]
+    var = claim if cond.column == "claim" else fresh() + "w"
+    test = _test(cond, var, resolve, base)
     if cond.column == "claim":  # the claim itself: no pattern to read it through
         if cond.op in ("=", "in"):
             return f"VALUES {claim} {{ {' '.join(_term(col, 'claim', v, resolve, base) for v in cond.values)} }}"
         return f"FILTER (!({test}))" if cond.op == "!=" else f"FILTER ({test})"
     pattern = _pattern(col, claim, var, fresh)
-    # an optional column's OPTIONALs anchored on the claim first (from nothing, the second would be
-    # read for whatever the first bound)
-    anchor = f"{claim} a bk:Benchmark . " if col.optional else ""
-    if cond.op == "!=":  # every result without that value, those with no value at all too
-        return f"FILTER NOT EXISTS {{ {anchor}{pattern} FILTER ({test}) }}"
     if col.many:
         return f"FILTER EXISTS {{ {pattern} FILTER ({test}) }}"
     if cond.op in ("=", "in") and _joinable(cond):  # a join, not a filter late
         terms = " ".join(_term(col, cond.column, v, resolve, base) for v in cond.values)
         return f"VALUES {var} {{ {terms} }} {pattern} ."
-    # a group of its own: filtered before the columns are joined
+    # a group of its own, filtered before the columns are joined; an optional column's OPTIONALs
+    # anchored on the claim first (from nothing, the second would be read for whatever the first bound)
+    anchor = f"{claim} a bk:Benchmark . " if col.optional else ""
     return f"{{ {anchor}{pattern} FILTER ({test}) }}"
 
 
@@ -376,7 +409,7 @@ def _view(claim: str, wanted: list[str], conditions: list[Condition], fresh: _Va
     (or as ``names[name]``)."""
     names = names or {}
     parts = [f"{claim} a bk:Benchmark ; bk:result ?_r{claim[1:]} ."]
-    parts += [_filter(c, claim, fresh, resolve, base) for c in conditions]
+    parts += _filters(conditions, claim, fresh, resolve, base)
     parts += [_use(n, claim, names.get(n, f"?{n}"), fresh) for n in wanted]
     return "\n  ".join(p for p in parts if p)
 
@@ -650,7 +683,10 @@ def _ordered(results: Results, sort: str | None, top: str | None) -> Results:
 
 
 def _hold(request: Request, dim: str) -> list[str]:
-    hold = request.hold if request.hold is not None else [c for c in IDENTITY if c != dim]
+    if request.hold is None:
+        hold = [c for c in IDENTITY if c != dim] + (["system"] if dim in RUN_COLUMNS else [])
+    else:
+        hold = request.hold
     if dim in hold:
         raise UsageError(f"--hold {','.join(hold)}: the paired column {dim} cannot also be held")
     return hold
@@ -662,8 +698,8 @@ def _compile_pair(request, conditions, fresh, resolve, base):
     others = [c for c in conditions if c.column != dim]
     value = "per_accelerator" if "accelerator_count" not in hold else "value"
     # held columns are joined, not optional (unbound would join anything); a result without one is not
-    # held equal to another, except for the tier, which results of untiered benchmarks lack
-    plain = [h for h in hold if not (COLUMNS[h].many or COLUMNS[h].optional or h == "tier")]
+    # held equal to another, except for those _MAY_LACK names
+    plain = [h for h in hold if not (COLUMNS[h].many or COLUMNS[h].optional or h in _MAY_LACK)]
     branches = []
     for side, v in (("a", a), ("b", b)):
         cond = Condition(dim, "=", (v,), f"{dim}={v}")
@@ -671,8 +707,8 @@ def _compile_pair(request, conditions, fresh, resolve, base):
         parts += [_required(h, "?claim", f"?{h}", fresh) for h in plain]
         parts.append(_pattern(COLUMNS[value], "?claim", "?value", fresh) + " .")
         for h in hold:
-            if h == "tier":
-                parts.append(_use("tier", "?claim", "?_tier", fresh) + ' BIND (COALESCE(?_tier, "") AS ?tier)')
+            if h in _MAY_LACK:
+                parts.append(_use(h, "?claim", f"?_{h}", fresh) + f' BIND (COALESCE(?_{h}, "") AS ?{h})')
             elif h not in plain:
                 parts.append(_required(h, "?claim", f"?{h}", fresh))
         branches.append("{ " + "\n    ".join(parts) + f' BIND ("{side}" AS ?side) }}')

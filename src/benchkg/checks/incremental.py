@@ -10,7 +10,9 @@ restricted to their focus nodes (``VALUES ?this``), only:
   system's fabric decides whether a claim's ``interconnect_ids`` are present), and the records that
   refer to an accelerator made of a changed chip;
 - the claims of the same model, suite, count and system, before and after the change (the
-  Server-beats-Offline convention pairs claims of one system, model and suite).
+  Server-beats-Offline convention pairs claims of one system, model and suite);
+- every claim that asserts a rank (``asserts``): its population is every audited result of a model,
+  a round, a chip or a kind of organisation, so any change may raise or lower a rival.
 
 Everything else keeps its cached findings. A change to a gotcha (gotchas decide which caveats every
 claim carries), to the shapes, the ontology or the mapping, or to more than a quarter of the records
@@ -118,6 +120,12 @@ def affected_records(store, changed: set[str], old_keys: dict[str, list[str]], b
         affected.update(
             row["c"].value
             for row in store.query(_partners_query(model, suite, count, system), use_default_graph_as_union=True)
+        )
+    if changed:  # a superlative's rivals are the whole audited population it names
+        affected.update(
+            _record_of(q.subject.value, prefix)
+            for q in store.quads_for_pattern(None, NamedNode(f"{BK}asserts"), None, None)
+            if isinstance(q.subject, NamedNode)
         )
     return affected
 
