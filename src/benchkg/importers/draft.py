@@ -88,9 +88,31 @@ STATED_OR_OMITTED = (
 )
 
 
+#: "each GPU … delivered 16,500": the number is what one accelerator did
+_EACH_ACCELERATOR = re.compile(
+    r"\b(?:each|every)\s+(?:[\w-]+\s+)?(?:gpu|accelerator|chip)\b[^.;]{0,80}?\b(?:delivered|achieved|reached|"
+    r"served|processed|generated|produced|ran at|hit|posted|scored|sustained|averaged)\s+(?:[\w-]+\s+){0,3}$",
+    re.I,
+)
+#: what says a number was not reached: "did not reach 3M", "fell short of", "short of"
+_NOT_REACHED = re.compile(
+    r"\b(?:did\s+not|didn't|does\s+not|doesn't|failed\s+to|could\s+not|couldn't)\s+(?:reach|hit|exceed|break|"
+    r"top|pass|achieve|surpass)\s+(?:the\s+)?$|\b(?:fell|falls|fall)\s+(?:just\s+)?short\s+of\s+$|\bshy\s+of\s+$",
+    re.I,
+)
+
+
+#: what says a number is no audited MLPerf result
+_UNAUDITED = re.compile(
+    r"\bnot\s+an?\s+(?:official\s+|verified\s+)?MLPerf(?:®|™)?\s+(?:\w+\s+)?(?:result|submission|score)s?\b|"
+    r"\bnot\s+(?:been\s+)?verified\s+by\s+MLCommons\b|\bunverified\b",
+    re.I,
+)
+
+
 @functools.lru_cache(maxsize=256)
 def _per_user(sentence: str) -> bool:
-    return bool(re.search(r"per\s+user", sentence, re.I))
+    return bool(re.search(r"per[\s-]+user|/\s?user\b", sentence, re.I))
 
 
 @dataclass
@@ -106,7 +128,7 @@ class Figure:
     def scope(self) -> str:
         if self.kind != "throughput":
             return ""
-        if self.mention.per_accelerator:
+        if self.mention.per_accelerator or _EACH_ACCELERATOR.search(self.sentence[: self.mention.start]):
             return "per-accelerator"
         return "per-user" if _per_user(self.sentence) else "aggregate"
 
@@ -293,6 +315,7 @@ def figures(text: str) -> list[Figure]:
                 NOT_A_FIGURE.match(after)
                 or re.search(r"[$€£]\s*$|\bUSD\s*$|\bv$|\bversion\s*$", before, re.I)
                 or m.multiplier in ("b", "bn", "billion")
+                or _NOT_REACHED.search(sentence[max(0, m.start - 40) : m.start])  # a mark not reached
             ):
                 continue
             unit = next((what for pattern, what in UNITS if pattern.search(after[:80])), None)
@@ -501,7 +524,15 @@ _NUMBER = (
     r"(?P<n>a\s+single|an?|one|single|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|eighteen|\d+)"
 )
 #: "a single instance", "eight instances", "two nodes": a count of nodes (servers) in words
-_INSTANCES = re.compile(rf"\b{_NUMBER}\s+(?:[\w-]+\s+)?(?:instances?|nodes?|servers?)\b", re.I)
+#: (the word between is a word, not "70B": "Llama 2 70B Server" is a model and a scenario)
+_INSTANCES = re.compile(rf"\b{_NUMBER}\s+(?:[A-Za-z-]+\s+)?(?:instances?|nodes?|servers?)\b", re.I)
+#: "four nodes, each with 8 GPUs": the accelerators are the product
+_EACH_WITH = re.compile(
+    rf"\b{_NUMBER}\s+(?:[A-Za-z-]+\s+)?(?:instances|nodes|servers|systems),?\s+each\s+(?:with|of|holding|housing|"
+    rf"carrying|containing|having|running)\s+{_NUMBER.replace('?P<n>', '?P<m>')}\s+(?:[\w-]+\s+){{0,2}}"
+    r"(?:gpus|accelerators|chips)\b",
+    re.I,
+)
 #: "a single GB300 NVL72 rack", "one rack": a whole rack or system of the chip named
 _RACK = re.compile(rf"\b{_NUMBER}\s+(?:[\w.-]+\s+){{0,3}}(?:rack|system)\b", re.I)
 
@@ -600,9 +631,13 @@ def _claim(
     _what_was_measured(record, text, scopes, names, undecided)
     _on_what(record, text, scopes, names, found, undecided, lead)
     if lead:
-        record.update(
-            {"metric": "throughput", "value": _number(lead.mention.value), "unit": lead.unit, "scope": lead.scope}
-        )
+        value = lead.mention.value if lead.mention.range_low is None else lead.mention.range_low
+        record.update({"metric": "throughput", "value": _number(value), "unit": lead.unit, "scope": lead.scope})
+        if lead.mention.range_low is not None:
+            undecided.append(
+                f"value: the text gives a range, {lead.mention.range_low:,} to {lead.mention.value:,}; the draft "
+                "took its low end: enter the one figure the result gives, or leave the claim out"
+            )
         others = [f for f in group.reported if f.mention.value != lead.mention.value]
         if single:  # the only claim of a text: every other throughput it states is reported with it
             taken = {id(f) for f in (lead, *group.restated, *others)}
@@ -629,13 +664,24 @@ def _claim(
     concurrency = [f for f in found if f.unit == "concurrency" and any(f.sentence in s for s in scopes[:3] or [text])]
     if concurrency:
         record["load"] = {"concurrency": int(concurrency[0].mention.value)}
-    undecided.append(
-        "measured_by: vendor (the submitter's own release or post), third-party, or mlcommons (an "
-        "audited MLPerf result: then give mlperf_result_id)"
-    )
+    unaudited = _UNAUDITED.search(text)
+    if unaudited:  # "not an MLPerf result": the workload's suite, measured by the vendor, no result id
+        record["measured_by"] = "vendor"
+        undecided.append(
+            f"measured_by: vendor, as the text says {unaudited.group()!r}: its number is no audited MLPerf "
+            "result (suite_id names the workload it ran; check the text names no result id after all)"
+        )
+    else:
+        undecided.append(
+            "measured_by: vendor (the submitter's own release or post), third-party, or mlcommons (an "
+            "audited MLPerf result: then give mlperf_result_id)"
+        )
     # a field the claim must state (an MLPerf Inference claim's division) is a gap to fill, not an omission
     required = {"division"} if record.get("suite_id", "").startswith("mlperf-inference") else set()
-    record["omitted_by_source"] = [f for f in STATED_OR_OMITTED if not _stated(record, f, text) and f not in required]
+    never = {"mlperf_result_id"} if unaudited else set()
+    record["omitted_by_source"] = [
+        f for f in STATED_OR_OMITTED if not _stated(record, f, text) and f not in required | never
+    ]
     return record, undecided
 
 
@@ -735,6 +781,11 @@ def _what_was_measured(record: dict, text: str, scopes: list[str], names: Names,
             suites[suite_id] = suites.get(suite_id, 0) + (10 if m.group() in here else 1)
         else:
             undecided.append(f"suite_id: the text names {m.group()!r}, which is no suite record; add one")
+    # a version in the figure's own sentence ("our v5.1 result of 800,000 tokens/s"), MLPerf named or not
+    for m in re.finditer(r"(?<![\w.])v(\d+\.\d+)\b", scopes[1] if len(scopes) > 1 else ""):
+        suite_id = f"mlperf-inference-v{m.group(1)}"
+        if names.resolve("suites", suite_id):
+            suites[suite_id] = suites.get(suite_id, 0) + 100
     if suites:
         best = sorted(suites, key=lambda s: -suites[s])
         record["suite_id"] = best[0]
@@ -820,7 +871,15 @@ def _on_what(
         record["accelerator_count"] = int(nearest.mention.value)
     elif rack and chips and chips[0] in names.units:  # "a single GB300 NVL72 rack": the rack's size
         record["accelerator_count"] = _word_number(rack.group("n")) * names.units[chips[0]]
-    others = sorted({int(f.mention.value) for f in counts} - {record.get("accelerator_count")})
+    each = next((m for scope in scopes[:3] for m in [_EACH_WITH.search(scope)] if m), None)
+    if each:  # "four nodes, each with 8 GPUs": 32, not the 8 written
+        nodes, per = _word_number(each.group("n")), _word_number(each.group("m"))
+        record["accelerator_count"] = nodes * per
+        undecided.append(
+            f"accelerator_count: {nodes * per}, read as {each.group()!r} ({nodes} × {per}): check it is the whole system"
+        )
+    per_node = {_word_number(each.group("m"))} if each else set()
+    others = sorted({int(f.mention.value) for f in counts} - {record.get("accelerator_count")} - per_node)
     if "accelerator_count" not in record:
         undecided.append(
             "accelerator_count: the claim's own sentence and paragraph state no count (an aggregate needs one: "
@@ -903,6 +962,7 @@ ORDER = (
     "reported",
     "load",
     "submitter_id",
+    "measured_by",
     "sources",
     "omitted_by_source",
     "asserts",

@@ -36,6 +36,8 @@ _PER_ACCELERATOR = re.compile(
     r"(?![A-Za-z])",
     re.I,
 )
+#: what after a lower-case m or b makes it a million or a billion ("1.2m tokens/s"), not metres or bytes
+_COUNTED = re.compile(r"\s*(?:output\s+|input\s+)?(?:tokens?|tok|tps|queries|qps|samples|requests|inferences)\b", re.I)
 _PER_ACCELERATOR_BEFORE = re.compile(r"\bper[- ](?:gpu|accelerator|chip)\s+(?:\w+\s+){0,3}(?:of|:|=|at)?\s*$", re.I)
 
 
@@ -51,6 +53,7 @@ class Mention:
     approximate: bool = False
     multiplier: str = ""
     per_accelerator: bool = False
+    range_low: Decimal | None = None  # the high end of a range ("1.2–1.4M"): its low end
 
     def states(self, value) -> bool:
         """Whether ``value`` is what this mention says, within its precision."""
@@ -72,6 +75,13 @@ def mentions(text: str) -> list[Mention]:
     (Decimal('6496'), True)
     >>> [str(m.value) for m in mentions("910 621 tokens/s at 16,384 concurrent requests")]
     ['910621', '16384']
+    >>> [str(m.value) for m in mentions("1.2m tokens/s on a 5m cable")]  # a lower-case m before tokens only
+    ['1200000', '5']
+    >>> m = mentions("between 1.2–1.4M tokens/s")[-1]
+    >>> m.value, m.range_low
+    (Decimal('1400000'), Decimal('1200000'))
+    >>> [m.range_low for m in mentions("between 5,000 and 6,000 tokens/s; 8 and 9 GPUs")]
+    [None, Decimal('5000'), None, None]
     """
     out = []
     for m in _NUMBER.finditer(text):
@@ -89,7 +99,9 @@ def mentions(text: str) -> list[Mention]:
         mult = (m.group("mult") or "").lower()
         if mult in ("m", "b") and m.group("mult") in ("M", "B") or mult in _MULTIPLIERS and mult not in ("m", "b"):
             factor = _MULTIPLIERS[mult]
-        elif mult in ("m", "b"):  # lower-case m and b: metres, bytes? only as M and B
+        elif mult in ("m", "b") and _COUNTED.match(text, m.end()):  # "1.2m tokens/s"
+            factor = _MULTIPLIERS[mult]
+        elif mult in ("m", "b"):  # lower-case m and b: metres, bytes? only as M and B, or before a count
             factor, mult = 1, ""
         else:
             factor = 1
@@ -101,9 +113,17 @@ def mentions(text: str) -> list[Mention]:
         per = bool(_PER_ACCELERATOR.search(after)) or bool(
             _PER_ACCELERATOR_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
         )
+        low = None
+        joined = text[out[-1].end : m.start()] if out else ""
+        if re.fullmatch(r"\s*(?:[–—]|\s-\s|to)\s*", joined, re.I) or (
+            re.fullmatch(r"\s+and\s+", joined) and re.search(r"\bbetween\s+$", text[: out[-1].start], re.I)
+        ):
+            first = out[-1]  # "1.2–1.4M": the low end is in the high end's multiplier when it has none
+            low = first.value * (factor if not first.multiplier else 1)
         out.append(
             Mention(
-                _plain(value), _plain(value - half), _plain(value + half), m.start(), m.end(), approximate, mult, per
+                _plain(value), _plain(value - half), _plain(value + half), m.start(), m.end(), approximate, mult, per,
+                _plain(low) if low is not None else None,
             )
         )
     return out
