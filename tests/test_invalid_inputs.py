@@ -14,6 +14,7 @@ import os
 import re
 import shlex
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -146,6 +147,23 @@ def test_the_corpus_covers_each_class_of_the_second_round():
     """Every class of the second probe has cases (their ``# class:`` header)."""
     classes = {read_expected(n)[0].get("class", "record") for n in CASES}
     assert {"record", "wrong-answer", "escape", "exit-3", "message"} <= classes
+
+
+def test_the_table_in_the_docs_counts_the_corpus_by_class():
+    """docs/conventions.md's table of the corpus: cases per ``# class:`` and of them round 4's."""
+    from conftest import ROOT
+
+    counts: Counter = Counter()
+    for name in CASES:
+        header, _ = read_expected(name)
+        kind = header.get("class", "record")
+        counts[kind, "all"] += 1
+        counts[kind, "4"] += header.get("round") == "4"
+    text = (ROOT / "docs" / "conventions.md").read_text()
+    table = {m[0]: (int(m[1]), int(m[2])) for m in re.findall(r"^\| ([a-z0-9-]+)[^|]* \| (\d+) \| (\d+) \|$", text, re.M)}
+    assert table.pop("all") == (len(CASES), sum(n for (_, r), n in counts.items() if r == "4"))
+    assert table == {kind: (counts[kind, "all"], counts[kind, "4"]) for kind, _ in counts}
+    assert table["wrong-answer"][1] and table["escape"][1], "round 4's cases are marked"
 
 
 @pytest.fixture(scope="module")
