@@ -281,5 +281,9 @@ def test_a_pair_of_a_run_column_holds_the_system_not_its_name(kg, record):
     system = {r.claim: r.system for r in record.results}
     assert rows and all(system[row["a_claim"]] == system[row["b_claim"]] for row in rows)
     named = Counter((r.submitter, r.platform, r.count, r.version) for r in record.results if r.system)
-    shared = {k for k in named if len({r.system for r in record.results if (r.submitter, r.platform, r.count, r.version) == k}) > 1}
+    shared = {
+        k
+        for k in named
+        if len({r.system for r in record.results if (r.submitter, r.platform, r.count, r.version) == k}) > 1
+    }
     assert shared, "data/ has two systems of one submitter under one name (else this test could not fail)"

@@ -15,8 +15,9 @@ from benchkg.answers.queries import run_query
 from benchkg.checks.validate import validate_graph
 from benchkg.graph.store import build_graph
 from benchkg.importers.common import ImportReport
-from benchkg.importers.epoch import import_epoch
-from benchkg.importers.mlperf import import_mlperf
+from benchkg.importers.contract import run_import
+from benchkg.importers.epoch import IMPORTER as EPOCH_IMPORTER
+from benchkg.importers.mlperf import IMPORTER as MLPERF
 from conftest import DATA, FIXTURES, SHARED, cli
 
 REAL = FIXTURES / "realdata"
@@ -43,9 +44,9 @@ def imported(tmp_path_factory):
     data = tmp_path_factory.mktemp("import") / "data"
     shutil.copytree(DATA, data)
     report = ImportReport()
-    import_mlperf(V41, data, report)
-    import_mlperf(V60, data, report)
-    import_epoch(EPOCH, data, report)
+    run_import(MLPERF, [V41], data, report=report)
+    run_import(MLPERF, [V60], data, report=report)
+    run_import(EPOCH_IMPORTER, [EPOCH], data, report=report)
     return data, report
 
 
@@ -78,9 +79,9 @@ def test_reimport_is_byte_for_byte_idempotent(imported, tmp_path):
     data, _ = imported
     before = tree_digest(data)
     again = ImportReport()
-    import_mlperf(V41, data, again)
-    import_mlperf(V60, data, again)
-    import_epoch(EPOCH, data, again)
+    run_import(MLPERF, [V41], data, report=again)
+    run_import(MLPERF, [V60], data, report=again)
+    run_import(EPOCH_IMPORTER, [EPOCH], data, report=again)
     assert again.written == {} and again.unchanged > 0
     assert tree_digest(data) == before
 
@@ -311,7 +312,7 @@ def synthetic_round(tmp_path: Path, **changes) -> Path:
 
 def test_blank_system_name_falls_back_to_the_system_file(tmp_path, data_copy):
     folder = synthetic_round(tmp_path, System=" (24x MI300X, vLLM)")
-    import_mlperf(folder, data_copy)
+    run_import(MLPERF, [folder], data_copy)
     rec = next(json.loads(p.read_text()) for p in (data_copy / "benchmarks").glob("mlperf-6.0-0031-*.json"))
     system = json.loads(system_file(folder).read_text())
     assert rec["system_name"] == system["system_name"].strip()
@@ -319,7 +320,7 @@ def test_blank_system_name_falls_back_to_the_system_file(tmp_path, data_copy):
 
 def test_empty_accelerator_count_is_skipped_not_guessed(tmp_path, data_copy):
     folder = synthetic_round(tmp_path, **{"a#": "", "Total Accelerators": None})
-    report = import_mlperf(folder, data_copy)
+    report = run_import(MLPERF, [folder], data_copy)
     assert report.imported["v6.0"] == 0
     assert any("accelerator count not stated" in reason for reason in report.skipped)
 
@@ -339,7 +340,7 @@ def test_an_integrated_gpu_with_no_count_is_counted_on_its_processor(tmp_path, d
         },
     )
     edit_system_file(folder, accelerators_per_node="0")
-    report = import_mlperf(folder, data_copy)
+    report = run_import(MLPERF, [folder], data_copy)
     assert report.imported["v6.0"] == 1 and report.imported["v6.0 CPU-only"] == 1
     rec = next(json.loads(p.read_text()) for p in (data_copy / "benchmarks").glob("mlperf-6.0-0031-*.json"))
     assert rec["accelerator_ids"] == ["intel-core-ultra-7-255h"] and rec["accelerator_count"] == 1
@@ -351,7 +352,7 @@ def test_a_system_description_never_puts_a_fabric_on_a_chip(tmp_path, data_copy)
     folder = synthetic_round(tmp_path)
     edit_system_file(folder, accelerator_interconnect="5th Gen NVLink, 1800GB/s")
     before = {p.name: p.read_bytes() for p in (data_copy / "accelerators").glob("*.json")}
-    import_mlperf(folder, data_copy)
+    run_import(MLPERF, [folder], data_copy)
     rec = next(json.loads(p.read_text()) for p in (data_copy / "benchmarks").glob("mlperf-6.0-0031-*.json"))
     assert (
         "nvlink-5" in json.loads((data_copy / "systems" / f"{rec['system_id']}.json").read_text())["interconnect_ids"]
@@ -364,7 +365,7 @@ def test_a_system_description_never_puts_a_fabric_on_a_chip(tmp_path, data_copy)
 def test_unknown_interconnect_text_is_reported_and_left_out(tmp_path, data_copy):
     folder = synthetic_round(tmp_path)
     edit_system_file(folder, accelerator_interconnect="Quantum foam link")
-    report = import_mlperf(folder, data_copy)
+    report = run_import(MLPERF, [folder], data_copy)
     assert report.unresolved == {"interconnect: Quantum foam link": 1}
 
 
@@ -428,7 +429,7 @@ def imported_v61(tmp_path_factory):
         pytest.skip("../shared/realdata/mlperf_inference_v6.1 is not here")
     out = tmp_path_factory.mktemp("v61") / "data"
     shutil.copytree(DATA, out)
-    report = import_mlperf(V61, out)
+    report = run_import(MLPERF, [V61], out)
     return out, report
 
 
@@ -454,7 +455,7 @@ def test_v61_import_twice_gives_byte_identical_files(imported_v61, tmp_path):
     out, _ = imported_v61
     again = tmp_path / "data"
     shutil.copytree(DATA, again)
-    import_mlperf(V61, again)
+    run_import(MLPERF, [V61], again)
     for path in out.rglob("*.json"):
         assert path.read_bytes() == (again / path.relative_to(out)).read_bytes(), path
 

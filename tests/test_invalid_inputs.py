@@ -160,7 +160,9 @@ def test_the_table_in_the_docs_counts_the_corpus_by_class():
         counts[kind, "all"] += 1
         counts[kind, "4"] += header.get("round") == "4"
     text = (ROOT / "docs" / "conventions.md").read_text()
-    table = {m[0]: (int(m[1]), int(m[2])) for m in re.findall(r"^\| ([a-z0-9-]+)[^|]* \| (\d+) \| (\d+) \|$", text, re.M)}
+    table = {
+        m[0]: (int(m[1]), int(m[2])) for m in re.findall(r"^\| ([a-z0-9-]+)[^|]* \| (\d+) \| (\d+) \|$", text, re.M)
+    }
     assert table.pop("all") == (len(CASES), sum(n for (_, r), n in counts.items() if r == "4"))
     assert table == {kind: (counts[kind, "all"], counts[kind, "4"]) for kind, _ in counts}
     assert table["wrong-answer"][1] and table["escape"][1], "round 4's cases are marked"

@@ -24,6 +24,7 @@ from conftest import DATA, cli
 pytestmark = pytest.mark.slow
 KG = benchkg.open(DATA)
 
+
 class _Counting(http.server.BaseHTTPRequestHandler):
     """A SPARQL endpoint on 127.0.0.1 that counts what reaches it (and answers 500)."""
 

@@ -55,10 +55,8 @@ from benchkg.graph.opening import Workspace, close_store, let_go, store_guard
 from benchkg.graph.remote import push_graph
 from benchkg.graph.store import build_graph
 from benchkg.importers.common import ImportReport, record_text
+from benchkg.importers.contract import Importer, importer, registered, run_import
 from benchkg.importers.draft import draft
-from benchkg.importers.epoch import import_epoch
-from benchkg.importers.inferencex import import_inferencex
-from benchkg.importers.mlperf import import_mlperf
 from benchkg.kernel.arguments import check_window, checked, sequence_of_text
 from benchkg.kernel.atomic import write_atomic
 from benchkg.kernel.errors import InputError, UsageError
@@ -819,14 +817,22 @@ def explain(term: str) -> tuple[str, str]:
     return meaning(term)
 
 
-#: what ``benchkg import`` reads, by name: the importer and whether it reports progress
-IMPORTERS = {"mlperf": (import_mlperf, True), "epoch": (import_epoch, False), "inferencex": (import_inferencex, True)}
+def importers() -> dict[str, Importer]:
+    """The importers ``benchkg import`` knows, by name: benchkg's own and those other installed packages
+    register (entry points of group ``benchkg.importers``; docs/importers.md).
+
+    >>> {"mlperf", "epoch", "inferencex"} <= set(importers())
+    True
+    """
+    return registered()
 
 
 @checked
-def import_data(source: str, paths, out: str | Path = "data", progress=None) -> ImportReport:
-    """Turn third-party data into records in ``out`` (same input, same files, byte for byte):
-    ``mlperf`` round folders, Epoch's ``ml_hardware.csv``, or an InferenceX benchmarks export.
+def import_data(source: str, paths: list, out: str | Path = "data", progress=None) -> ImportReport:
+    """Turn third-party data into records in ``out`` (same input, same files, byte for byte), with the
+    importer called ``source`` (:func:`importers`): ``mlperf`` round folders, Epoch's
+    ``ml_hardware.csv``, an InferenceX benchmarks export, or a registered plugin's input. Every path is
+    read before anything is written: input that is refused writes nothing.
 
     >>> import tempfile
     >>> out = Path(tempfile.mkdtemp())
@@ -834,19 +840,12 @@ def import_data(source: str, paths, out: str | Path = "data", progress=None) -> 
     >>> len(list(out.glob("benchmarks/inferencex-*.json"))) > 0, report.text().startswith("imported")
     (True, True)
 
-    :raises UsageError: for a source it does not know.
+    :raises UsageError: for a source no importer is registered as.
     :raises InputError: naming file, line and field of input that is not what it should be.
     """
-    if source not in IMPORTERS:
-        raise UsageError(f"import takes mlperf, epoch or inferencex, not {source!r}")
-    importer, reports_progress = IMPORTERS[source]
-    report = ImportReport()
-    for path in paths:
-        if reports_progress:
-            importer(Path(path), Path(out), report, progress=progress)
-        else:
-            importer(Path(path), Path(out), report)
-    return report
+    if isinstance(paths, (str, Path)) or not all(isinstance(p, (str, Path)) for p in paths):
+        raise UsageError(f"benchkg.import_data(paths={paths!r:.60}): paths is a list of paths")
+    return run_import(importer(source), [Path(p) for p in paths], Path(out), progress)
 
 
 @checked

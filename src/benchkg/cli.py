@@ -628,21 +628,34 @@ def serve(
 
 @app.command("import")
 def import_(
-    source: str = typer.Argument(..., metavar="mlperf|epoch|inferencex", help="What to import."),
-    paths: List[Path] = typer.Argument(
-        ...,
-        help="MLPerf round folders (with summary_results.json), Epoch's "
-        "ml_hardware.csv, or an InferenceX benchmarks JSON export.",
+    source: Optional[str] = typer.Argument(
+        None, metavar="IMPORTER", help="Which importer: mlperf, epoch, inferencex, or one a plugin adds (--list)."
+    ),
+    paths: Optional[List[Path]] = typer.Argument(
+        None,
+        help="What it reads: MLPerf round folders (with summary_results.json or summary.json), Epoch's "
+        "ml_hardware.csv, an InferenceX benchmarks JSON export, or a plugin's input.",
     ),
     out: Path = typer.Option(Path("data"), "--out", envvar="BENCHKG_DATA", help="The records folder to write into."),
+    list_: bool = typer.Option(False, "--list", help="List the importers (benchkg's own and plugins') and stop."),
 ):
-    """Turn third-party data into records in data/ (same input, same files, byte for byte).
+    """Turn third-party data into records in data/ (same input, same files, byte for byte). Every input is
+    read before anything is written: input that is refused writes nothing.
 
     Example: benchkg import mlperf ../shared/realdata/mlperf_inference_v6.0 --out data
              benchkg import inferencex my-inferencex-export.json --out data
+             benchkg import --list
     """
-    from benchkg.api import import_data
+    from benchkg.api import import_data, importers
 
+    if list_:
+        for name, found in importers().items():
+            _echo(f"{name:<12} reads {found.reads}\n{'':<12} refuses {found.refuses}")
+        return
+    if source is None or not paths:
+        raise typer.BadParameter(
+            "name an importer and what it reads, e.g. benchkg import mlperf ROUND_FOLDER (or --list)"
+        )
     with _progress("importing") as cb:
         report = import_data(source, paths, out, progress=cb)
     _echo(report.text())

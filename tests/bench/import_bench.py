@@ -18,8 +18,9 @@ def main() -> None:
     from benchkg.checks.validate import validate_graph
     from benchkg.graph.store import build_graph
     from benchkg.importers.common import ImportReport
-    from benchkg.importers.epoch import import_epoch
-    from benchkg.importers.mlperf import import_mlperf
+    from benchkg.importers.contract import run_import
+    from benchkg.importers.epoch import IMPORTER as EPOCH_IMPORTER
+    from benchkg.importers.mlperf import IMPORTER as MLPERF
     from benchkg.importers.mlperf_summary import is_summary_round
 
     parser = argparse.ArgumentParser(description=__doc__)
@@ -42,8 +43,8 @@ def main() -> None:
         report = ImportReport()
         t = time.perf_counter()
         for folder in rounds:
-            import_mlperf(folder, data, report)
-        import_epoch(real / "epoch_ml_hardware" / "ml_hardware.csv", data, report)
+            run_import(MLPERF, [folder], data, report=report)
+        run_import(EPOCH_IMPORTER, [real / "epoch_ml_hardware" / "ml_hardware.csv"], data, report=report)
         t_import = time.perf_counter() - t
         t = time.perf_counter()
         built = build_graph(data)

@@ -357,7 +357,9 @@ def _filters(conditions: list[Condition], claim: str, fresh: _Vars, resolve, bas
     for name, conds in unequal.items():
         var = fresh() + "w"
         tests = " || ".join(f"({_test(c, var, resolve, base)})" for c in conds)
-        out.append(f"MINUS {{ {claim} a bk:Benchmark . {_pattern(COLUMNS[name], claim, var, fresh)} FILTER ({tests}) }}")
+        out.append(
+            f"MINUS {{ {claim} a bk:Benchmark . {_pattern(COLUMNS[name], claim, var, fresh)} FILTER ({tests}) }}"
+        )
     return out
 
 

@@ -664,8 +664,21 @@ def _claim(
     concurrency = [f for f in found if f.unit == "concurrency" and any(f.sentence in s for s in scopes[:3] or [text])]
     if concurrency:
         record["load"] = {"concurrency": int(concurrency[0].mention.value)}
+    unaudited = _measured_by(record, text, undecided)
+    # a field the claim must state (an MLPerf Inference claim's division) is a gap to fill, not an omission
+    required = {"division"} if record.get("suite_id", "").startswith("mlperf-inference") else set()
+    never = {"mlperf_result_id"} if unaudited else set()
+    record["omitted_by_source"] = [
+        f for f in STATED_OR_OMITTED if not _stated(record, f, text) and f not in required | never
+    ]
+    return record, undecided
+
+
+def _measured_by(record: dict, text: str, undecided: list[str]) -> bool:
+    """Whether the text says its number is no audited MLPerf result ("not an MLPerf result"): then the
+    claim is the vendor's own, else who measured it is for a person to say."""
     unaudited = _UNAUDITED.search(text)
-    if unaudited:  # "not an MLPerf result": the workload's suite, measured by the vendor, no result id
+    if unaudited:  # the workload's suite, measured by the vendor, no result id
         record["measured_by"] = "vendor"
         undecided.append(
             f"measured_by: vendor, as the text says {unaudited.group()!r}: its number is no audited MLPerf "
@@ -676,13 +689,7 @@ def _claim(
             "measured_by: vendor (the submitter's own release or post), third-party, or mlcommons (an "
             "audited MLPerf result: then give mlperf_result_id)"
         )
-    # a field the claim must state (an MLPerf Inference claim's division) is a gap to fill, not an omission
-    required = {"division"} if record.get("suite_id", "").startswith("mlperf-inference") else set()
-    never = {"mlperf_result_id"} if unaudited else set()
-    record["omitted_by_source"] = [
-        f for f in STATED_OR_OMITTED if not _stated(record, f, text) and f not in required | never
-    ]
-    return record, undecided
+    return bool(unaudited)
 
 
 #: words that rank a number: highest, fastest, best, leading, top, #1, record (a new or world record,
@@ -771,8 +778,9 @@ def _nearest(scopes: list[str], text: str, find) -> list:
     return []
 
 
-def _what_was_measured(record: dict, text: str, scopes: list[str], names: Names, undecided: list[str]) -> None:
-    here = "\n".join(scopes) or text
+def _suite(record: dict, text: str, here: str, sentence: str, names: Names, undecided: list[str]) -> None:
+    """The suite the text names, those near the claim's number first, and a version the number's own
+    sentence gives first of all ("our v5.1 result of 800,000 tokens/s"), MLPerf named or not."""
     suites = {}
     for m in _SUITE.finditer(text):
         family = (m.group("pre") or m.group("post") or "Inference").lower()
@@ -781,8 +789,7 @@ def _what_was_measured(record: dict, text: str, scopes: list[str], names: Names,
             suites[suite_id] = suites.get(suite_id, 0) + (10 if m.group() in here else 1)
         else:
             undecided.append(f"suite_id: the text names {m.group()!r}, which is no suite record; add one")
-    # a version in the figure's own sentence ("our v5.1 result of 800,000 tokens/s"), MLPerf named or not
-    for m in re.finditer(r"(?<![\w.])v(\d+\.\d+)\b", scopes[1] if len(scopes) > 1 else ""):
+    for m in re.finditer(r"(?<![\w.])v(\d+\.\d+)\b", sentence):
         suite_id = f"mlperf-inference-v{m.group(1)}"
         if names.resolve("suites", suite_id):
             suites[suite_id] = suites.get(suite_id, 0) + 100
@@ -791,6 +798,11 @@ def _what_was_measured(record: dict, text: str, scopes: list[str], names: Names,
         record["suite_id"] = best[0]
         if len(best) > 1:
             undecided.append(f"suite_id: the text also names {', '.join(best[1:])}")
+
+
+def _what_was_measured(record: dict, text: str, scopes: list[str], names: Names, undecided: list[str]) -> None:
+    here = "\n".join(scopes) or text
+    _suite(record, text, here, scopes[1] if len(scopes) > 1 else "", names, undecided)
     for word, value in (("closed", "closed"), ("open", "open")):
         if re.search(rf"\b{word}\b(?:\s+division)?", text, re.I) and re.search(r"\bdivision\b|\bclosed\b", text, re.I):
             if word == "open" and not re.search(r"\bopen\s+division\b", text, re.I):
@@ -871,14 +883,7 @@ def _on_what(
         record["accelerator_count"] = int(nearest.mention.value)
     elif rack and chips and chips[0] in names.units:  # "a single GB300 NVL72 rack": the rack's size
         record["accelerator_count"] = _word_number(rack.group("n")) * names.units[chips[0]]
-    each = next((m for scope in scopes[:3] for m in [_EACH_WITH.search(scope)] if m), None)
-    if each:  # "four nodes, each with 8 GPUs": 32, not the 8 written
-        nodes, per = _word_number(each.group("n")), _word_number(each.group("m"))
-        record["accelerator_count"] = nodes * per
-        undecided.append(
-            f"accelerator_count: {nodes * per}, read as {each.group()!r} ({nodes} × {per}): check it is the whole system"
-        )
-    per_node = {_word_number(each.group("m"))} if each else set()
+    per_node = _each_with(record, scopes, undecided)
     others = sorted({int(f.mention.value) for f in counts} - {record.get("accelerator_count")} - per_node)
     if "accelerator_count" not in record:
         undecided.append(
@@ -910,6 +915,20 @@ def _on_what(
         record["submitter_id"] = organisations[0]
     elif organisations:
         undecided.append(f"submitter_id: the text names {', '.join(organisations)}")
+
+
+def _each_with(record: dict, scopes: list[str], undecided: list[str]) -> set[int]:
+    """ "four nodes, each with 8 GPUs": 32 accelerators, not the 8 written; the count per node (to leave
+    out of the other counts), or none."""
+    each = next((m for scope in scopes[:3] for m in [_EACH_WITH.search(scope)] if m), None)
+    if not each:
+        return set()
+    nodes, per = _word_number(each.group("n")), _word_number(each.group("m"))
+    record["accelerator_count"] = nodes * per
+    undecided.append(
+        f"accelerator_count: {nodes * per}, read as {each.group()!r} ({nodes} × {per}): check it is the whole system"
+    )
+    return {per}
 
 
 def _beside(candidates: list[Figure], anchors: list[Figure], value) -> Figure:

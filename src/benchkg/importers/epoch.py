@@ -10,7 +10,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from benchkg.importers.common import ImportReport, accelerator_table, alias_index, read_record_json, slug, write_record
+from benchkg.importers.common import accelerator_table, alias_index, slug
+from benchkg.importers.contract import Plain, Target
 from benchkg.importers.organizations import organization_record
 from benchkg.kernel.errors import InputError
 
@@ -63,14 +64,13 @@ def _numbers(row: dict) -> None:
             raise ValueError(str(e), column) from None
 
 
-def import_epoch(csv_path: Path, out_dir: Path, report: ImportReport | None = None) -> ImportReport:
+def read_epoch(csv_path: Path, target: Target) -> None:
     """Add Epoch specs (memory, bandwidth, TDP, peak TFLOP/s by format, release date) to the
-    accelerator records that exist in ``out_dir`` or that the reviewed table names.
+    accelerator records that the folder holds or that the reviewed table names.
 
     :raises InputError: if the file is not Epoch's hardware CSV.
     """
-    csv_path, out_dir = Path(csv_path), Path(out_dir)
-    report = report or ImportReport()
+    report = target.report
     rows = _read_rows(csv_path)
     table = accelerator_table()
     aliases = alias_index(table)
@@ -81,21 +81,33 @@ def import_epoch(csv_path: Path, out_dir: Path, report: ImportReport | None = No
             report.skip("Epoch rows no accelerator record claims")
             continue
         spec = table[acc_id]
-        rec = read_record_json(out_dir, "accelerators", acc_id) or {
+        rec = target.existing("accelerators", acc_id) or {
             "id": acc_id,
             "name": spec["name"],
             "vendor_id": slug(spec["vendor"]),
             "kind": spec["kind"],
         }
-        if read_record_json(out_dir, "organizations", rec.get("vendor_id", "")) is None and rec.get("vendor_id"):
-            vendor = organization_record(rec["vendor_id"], spec["vendor"])
-            report.wrote("organizations", write_record(out_dir, "organizations", vendor))
+        if rec.get("vendor_id") and target.existing("organizations", rec["vendor_id"]) is None:
+            target.write("organizations", organization_record(rec["vendor_id"], spec["vendor"]))
         _add_specs(rec, row)
-        report.wrote("accelerators", write_record(out_dir, "accelerators", rec))
+        target.write("accelerators", rec)
         matched += 1
-    _write_support(out_dir, report)
+    _write_support(target)
     report.imported["epoch accelerators"] = matched
-    return report
+
+
+IMPORTER = Plain(
+    name="epoch",
+    reads="Epoch AI's ml_hardware.csv (Data on Machine Learning Hardware): chip specifications",
+    refuses="a file that is not that CSV: another header, a number it cannot read, more than 50 MB",
+    sample=Path(__file__).resolve().parents[3]
+    / "tests"
+    / "fixtures"
+    / "realdata"
+    / "epoch_ml_hardware"
+    / "ml_hardware.csv",
+    read=read_epoch,
+)
 
 
 def _read_rows(csv_path: Path) -> list[dict]:
@@ -168,12 +180,11 @@ def _add_specs(rec: dict, row: dict) -> None:
     rec["source_ids"] = list(dict.fromkeys(rec.get("source_ids", []) + [SOURCE_ID]))
 
 
-def _write_support(out_dir: Path, report: ImportReport) -> None:
+def _write_support(target: Target) -> None:
     """Epoch AI and its dataset as an organisation and a source, when the data has not got them."""
-    if read_record_json(out_dir, "organizations", "epoch-ai") is None:
-        epoch = organization_record("epoch-ai", "Epoch AI", url="https://epoch.ai/")
-        report.wrote("organizations", write_record(out_dir, "organizations", epoch))
-    if read_record_json(out_dir, "sources", SOURCE_ID) is None:
+    if target.existing("organizations", "epoch-ai") is None:
+        target.write("organizations", organization_record("epoch-ai", "Epoch AI", url="https://epoch.ai/"))
+    if target.existing("sources", SOURCE_ID) is None:
         source = {
             "id": SOURCE_ID,
             "name": "Epoch AI, Data on Machine Learning Hardware",
@@ -183,4 +194,4 @@ def _write_support(out_dir: Path, report: ImportReport) -> None:
             "url": "https://epoch.ai/data/machine-learning-hardware",
             "license": "https://creativecommons.org/licenses/by/4.0/",
         }
-        report.wrote("sources", write_record(out_dir, "sources", source))
+        target.write("sources", source)

@@ -30,7 +30,8 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from benchkg.importers import common
-from benchkg.importers.common import ImportReport, read_record_json, slug, write_record
+from benchkg.importers.common import ImportReport, slug
+from benchkg.importers.contract import Plain, Target
 from benchkg.importers.organizations import organization_record
 from benchkg.kernel.errors import InputError, InputProblem
 from benchkg.records.reader import bounded_number
@@ -353,23 +354,30 @@ def _run(cid: str, row: dict, gpus: int) -> dict:
     return record
 
 
-def import_inferencex(path: Path, out_dir: Path, report: ImportReport | None = None, progress=None) -> ImportReport:
-    """Import one InferenceX benchmarks export (a JSON list of rows) into ``out_dir``.
+def read_inferencex(path: Path, target: Target) -> None:
+    """Read one InferenceX benchmarks export (a JSON list of rows).
 
     :raises InputError: for a file that is not such an export, naming the row and key at fault.
     """
-    path, out_dir = Path(path), Path(out_dir)
-    report = report or ImportReport()
+    report = target.report
     rows = _read_rows(path)
     source_id = slug(f"inferencex-export-{path.stem}")
-    claims = _claims(_configurations(rows, report, progress), report)
+    claims = _claims(_configurations(rows, report, target.tick), report)
     if claims:
-        _write_support(out_dir, report, path, source_id)
+        _write_support(target, path, source_id)
     for cid, group in sorted(claims.items()):
-        report.wrote("benchmarks", write_record(out_dir, "benchmarks", _claim(cid, group, source_id)))
+        target.write("benchmarks", _claim(cid, group, source_id))
     report.imported["inferencex configurations"] = len(claims)
     report.imported["inferencex points"] = sum(len(g) for g in claims.values())
-    return report
+
+
+IMPORTER = Plain(
+    name="inferencex",
+    reads="your own InferenceX benchmarks export (a JSON list of rows; GPL data, never shipped by benchkg)",
+    refuses="a file that is not such a list: a row missing a key, a number it cannot read",
+    sample=Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "inferencex" / "benchmarks.json",
+    read=read_inferencex,
+)
 
 
 def _read_rows(path: Path) -> list[dict]:
@@ -430,12 +438,12 @@ def _claims(configurations: dict[tuple, list[dict]], report: ImportReport) -> di
     return claims
 
 
-def _write_support(out_dir: Path, report: ImportReport, path: Path, source_id: str) -> None:
+def _write_support(target: Target, path: Path, source_id: str) -> None:
     """The publisher and suite when the data has not got them, and this export as a source."""
-    if read_record_json(out_dir, "organizations", "semianalysis") is None:
-        report.wrote("organizations", write_record(out_dir, "organizations", PUBLISHER))
-    if read_record_json(out_dir, "suites", "inferencex") is None:
-        report.wrote("suites", write_record(out_dir, "suites", SUITE))
+    if target.existing("organizations", "semianalysis") is None:
+        target.write("organizations", PUBLISHER)
+    if target.existing("suites", "inferencex") is None:
+        target.write("suites", SUITE)
     source = {
         "id": source_id,
         "name": f"InferenceX benchmarks export {path.name}",
@@ -445,4 +453,4 @@ def _write_support(out_dir: Path, report: ImportReport, path: Path, source_id: s
         "notes": "A user's own export of InferenceX benchmark rows (the dashboard API's format); GPL-licensed "
         "data of its publisher, imported here, never shipped by benchkg.",
     }
-    report.wrote("sources", write_record(out_dir, "sources", source))
+    target.write("sources", source)

@@ -19,15 +19,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 from benchkg.importers import common
-from benchkg.importers.common import (
-    TABLES,
-    ImportReport,
-    accelerator_table,
-    alias_index,
-    read_record_json,
-    slug,
-    write_record,
-)
+from benchkg.importers.common import TABLES, ImportReport, accelerator_table, alias_index, slug
+from benchkg.importers.contract import Plain, Target
 from benchkg.importers.mlperf_summary import is_summary_round, read_summary
 from benchkg.importers.organizations import organization_record
 from benchkg.kernel.errors import InputError, InputProblem
@@ -342,36 +335,41 @@ def _read_round(round_dir: Path) -> tuple[list[dict], str, dict[Path, dict]]:
     return rows, version, {}
 
 
-def import_mlperf(round_dir: Path, out_dir: Path, report: ImportReport | None = None, progress=None) -> ImportReport:
-    """Import one round (a folder with ``summary_results.json`` and ``systems/``) into ``out_dir``:
-    one claim per result, one system record per system description the results name.
+def read_round(round_dir: Path, target: Target) -> None:
+    """Read one round (a folder with ``summary_results.json`` or ``summary.json``, and ``systems/``):
+    one claim per result, one system record per system description the results name, and the
+    records they refer to.
 
     :raises InputError: if the folder is not an MLPerf results round.
     """
-    round_dir, out_dir = Path(round_dir), Path(out_dir)
     rows, version, descriptions = _read_round(round_dir)
-    report = report or ImportReport()
+    report = target.report
     state = _Round(version)
     state.descriptions.update(descriptions)
     count = cpu_only = 0
     for n, row in enumerate(rows, 1):
-        if progress:
-            progress(n, len(rows))
+        target.tick(n, len(rows))
         rec = _claim(state, round_dir, row, report)
         if rec is None:
             continue
-        report.wrote("benchmarks", write_record(out_dir, "benchmarks", rec))
+        target.write("benchmarks", rec)
         count += 1
         cpu_only += state.table[rec["accelerator_ids"][0]]["kind"] == "cpu"
     report.imported[f"v{version}"] = count
     if cpu_only:
         report.imported[f"v{version} CPU-only"] = cpu_only
-    _write_support(
-        out_dir, report, version, state.suite_id, state.source_id, state.used, state.table, state.fabric_rules[0]
-    )
+    _write_support(target, version, state.suite_id, state.source_id, state.used, state.table, state.fabric_rules[0])
     for rec in state.systems.values():
-        report.wrote("systems", write_record(out_dir, "systems", rec))
-    return report
+        target.write("systems", rec)
+
+
+IMPORTER = Plain(
+    name="mlperf",
+    reads="an MLPerf Inference round folder: summary_results.json (v4.1–v6.0) or summary.json (v6.1), and systems/",
+    refuses="a folder without a summary, a summary of another shape, a round number it cannot read",
+    sample=Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "realdata" / "mlperf_inference_v6.0",
+    read=read_round,
+)
 
 
 def _claim(state: _Round, round_dir: Path, row: dict, report: ImportReport) -> dict | None:
@@ -580,13 +578,13 @@ def _add_system(
     systems[sid] = rec
 
 
-def _write_support(out_dir, report, version, suite_id, source_id, used, table, fabrics) -> None:
+def _write_support(target: Target, version, suite_id, source_id, used, table, fabrics) -> None:
     """The suite, source, organisations, models, formats, engines, interconnects and accelerators the
     benchmarks refer to; existing records are extended (aliases, variant_of), never overwritten. A
     system description's fabric goes on its system record, never on an accelerator: a chip's fabric
     is its maker's specification, which a curator cites (``interconnect_sources``)."""
-    w = lambda kind, rec: report.wrote(kind, write_record(out_dir, kind, rec))  # noqa: E731
-    if read_record_json(out_dir, "organizations", "mlcommons") is None:
+    w = target.write
+    if target.existing("organizations", "mlcommons") is None:
         w("organizations", organization_record("mlcommons", "MLCommons", url="https://mlcommons.org/"))
     w(
         "suites",
@@ -611,27 +609,28 @@ def _write_support(out_dir, report, version, suite_id, source_id, used, table, f
     if licence:
         source["license"] = licence
     w("sources", source)
-    _write_named(w, out_dir, used, fabrics)
-    _write_accelerators(w, out_dir, used, table, source_id)
+    _write_named(target, used, fabrics)
+    _write_accelerators(target, used, table, source_id)
 
 
-def _write_named(w, out_dir, used: dict, fabrics: dict) -> None:
+def _write_named(target: Target, used: dict, fabrics: dict) -> None:
     """The organisations, models, formats, engines and interconnects the claims name, where missing."""
+    w = target.write
     for org_id, name in sorted(used["organizations"]):
-        if read_record_json(out_dir, "organizations", org_id) is None:
+        if target.existing("organizations", org_id) is None:
             w("organizations", organization_record(org_id, name))
     for model in sorted(used["models"]):
-        if read_record_json(out_dir, "models", model) is None:
+        if target.existing("models", model) is None:
             w("models", {"id": model, "name": model})
     for fmt in sorted(used["formats"]):
-        if read_record_json(out_dir, "formats", fmt) is None:
+        if target.existing("formats", fmt) is None:
             name, bits = FORMAT_NAMES[fmt]
             w("formats", {"id": fmt, "name": name, "bits": bits})
     for engine_id, name, _ in sorted(used["engines"]):
-        if read_record_json(out_dir, "engines", engine_id) is None:
+        if target.existing("engines", engine_id) is None:
             w("engines", {"id": engine_id, "name": name})
     for ic in sorted(used["interconnects"]):
-        if read_record_json(out_dir, "interconnects", ic) is None:
+        if target.existing("interconnects", ic) is None:
             spec = fabrics[ic]
             rec = {"id": ic, "name": spec["name"]}
             if spec.get("vendor"):
@@ -640,15 +639,16 @@ def _write_named(w, out_dir, used: dict, fabrics: dict) -> None:
             w("interconnects", rec)
 
 
-def _write_accelerators(w, out_dir, used: dict, table: dict, source_id: str) -> None:
+def _write_accelerators(target: Target, used: dict, table: dict, source_id: str) -> None:
     """Each accelerator the claims name, from the reviewed table: added, or extended with its aliases,
     variant and this source (a curated field is never overwritten)."""
+    w = target.write
     for acc in sorted(used["accelerators"]):
         spec = table[acc]
         vendor = slug(spec["vendor"])
-        if read_record_json(out_dir, "organizations", vendor) is None:
+        if target.existing("organizations", vendor) is None:
             w("organizations", organization_record(vendor, spec["vendor"]))
-        rec = read_record_json(out_dir, "accelerators", acc) or {
+        rec = target.existing("accelerators", acc) or {
             "id": acc,
             "name": spec["name"],
             "vendor_id": vendor,

@@ -122,7 +122,14 @@ def mentions(text: str) -> list[Mention]:
             low = first.value * (factor if not first.multiplier else 1)
         out.append(
             Mention(
-                _plain(value), _plain(value - half), _plain(value + half), m.start(), m.end(), approximate, mult, per,
+                _plain(value),
+                _plain(value - half),
+                _plain(value + half),
+                m.start(),
+                m.end(),
+                approximate,
+                mult,
+                per,
                 _plain(low) if low is not None else None,
             )
         )

@@ -1,0 +1,133 @@
+"""Importers as plugins (issue 46): benchkg finds importers by entry point, its own as any other
+package's; every registered importer passes one conformance test, through the CLI as a user runs it;
+and an importer in a package of its own (tests/plugins/benchkg-acme-csv, installed here with pip) is
+listed, runs and passes it with no change to benchkg."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchkg.importers.contract import registered
+from conftest import DATA, ROOT
+
+pytestmark = pytest.mark.slow  # pip installs the example plugin; each importer runs several times
+PLUGIN = ROOT / "tests" / "plugins" / "benchkg-acme-csv"
+BENCHKG = Path(sys.executable).parent / "benchkg"
+
+
+@pytest.fixture(scope="module")
+def site_packages(tmp_path_factory) -> Path:
+    """The example plugin installed by pip into a folder of its own (added to PYTHONPATH below)."""
+    source, target = tmp_path_factory.mktemp("src") / "plugin", tmp_path_factory.mktemp("site-packages")
+    shutil.copytree(PLUGIN, source)  # (a build writes build/ and *.egg-info beside the sources)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index",
+         "--target", str(target), str(source)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    sys.path.insert(0, str(target))  # so that this process's registry sees it too
+    yield target
+    sys.path.remove(str(target))
+
+
+def run(site: Path, *args: object) -> subprocess.CompletedProcess:
+    """``benchkg ARGS`` as a user runs it, with the plugin installed."""
+    env = dict(os.environ, PYTHONPATH=str(site))
+    return subprocess.run([str(BENCHKG), *map(str, args)], capture_output=True, text=True, env=env, timeout=600)
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*.json"))
+        if ".benchkg" not in p.parts
+    }
+
+
+def fresh(tmp: Path, name: str, seed: bool = False) -> Path:
+    """A records folder to import into: empty, or (``seed``) the seed records."""
+    out = tmp / name / "data"
+    if seed:
+        shutil.copytree(DATA, out)
+    else:
+        out.mkdir(parents=True)
+    return out
+
+
+def test_the_list_names_every_registered_importer_the_plugin_included(site_packages):
+    listed = run(site_packages, "import", "--list")
+    assert listed.returncode == 0, listed.stderr
+    names = [line.split()[0] for line in listed.stdout.splitlines() if not line.startswith(" ")]
+    assert names == sorted(registered()) == ["acme-csv", "epoch", "inferencex", "mlperf"]
+    assert "reads Acme's results table" in listed.stdout
+    without = run(Path("/nonexistent"), "import", "--list")  # benchkg alone: its own three
+    assert [line.split()[0] for line in without.stdout.splitlines() if not line.startswith(" ")] == names[1:]
+
+
+def bad_inputs(sample: Path, tmp: Path) -> list[Path]:
+    """Inputs no importer reads: an empty one of the sample's shape (a file, or a folder), and bytes that
+    are not text under the sample's name."""
+    empty = tmp / "bad-empty" / sample.name
+    if sample.is_dir():
+        empty.mkdir(parents=True)
+    else:
+        empty.parent.mkdir(parents=True)
+        empty.write_bytes(b"")
+    garbage = tmp / "bad-bytes" / sample.name
+    garbage.parent.mkdir(parents=True)
+    garbage.write_bytes(bytes(range(256)) * 4)
+    return [empty, garbage]
+
+
+@pytest.mark.parametrize("name", ["acme-csv", "epoch", "inferencex", "mlperf"])
+def test_every_importer_conforms(site_packages, tmp_path, name):
+    """Importing twice gives byte-identical files and the same ids in any folder; bad input is exit 2
+    naming the file, and writes nothing — alone, or after good input in the same command."""
+    importer = registered()[name]
+    assert importer.sample.exists(), f"{name}: its sample {importer.sample} is missing"
+    out = fresh(tmp_path, "a")
+    before = digest(out)
+    first = run(site_packages, "import", name, importer.sample, "--out", out)
+    assert first.returncode == 0, first.stderr
+    after = digest(out)
+    assert after != before, f"{name} wrote nothing from its own sample"
+    again = run(site_packages, "import", name, importer.sample, "--out", out)
+    assert again.returncode == 0 and "files written: none" in again.stdout, again.stdout
+    assert digest(out) == after, "a second import changed files"
+    elsewhere = fresh(tmp_path, "b")
+    run(site_packages, "import", name, importer.sample, "--out", elsewhere)
+    assert digest(elsewhere) == after, "the same input gave other ids or bytes in another folder"
+    for bad in bad_inputs(importer.sample, tmp_path):
+        for args in ([bad], [importer.sample, bad]):  # alone, and after good input: nothing written
+            clean = fresh(tmp_path, f"c-{len(args)}-{bad.parent.name}", seed=True)
+            untouched = digest(clean)
+            refused = run(site_packages, "import", name, *args, "--out", clean)
+            assert refused.returncode == 2, (args, refused.stdout, refused.stderr)
+            assert refused.stderr.startswith(f"Error: {bad}"), refused.stderr
+            assert "Traceback" not in refused.stderr
+            assert digest(clean) == untouched, f"{name} wrote files from input it refused ({args})"
+
+
+def test_an_entry_point_that_is_no_importer_is_named(tmp_path, monkeypatch):
+    """A broken plugin is reported by its name and entry point, not as a traceback."""
+    dist = tmp_path / "broken-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: broken\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[benchkg.importers]\nbroken = os:sep\n")
+    result = run(tmp_path, "import", "--list")
+    assert result.returncode == 2
+    assert "the importer 'broken' (os:sep) is not an importer" in result.stderr
+
+
+def test_the_worked_example_in_the_docs_is_the_plugin_the_tests_run():
+    """docs/importers.md shows the example plugin whole: its pyproject.toml and its module."""
+    text = (ROOT / "docs" / "importers.md").read_text()
+    for path, fence in (("pyproject.toml", "toml"), ("benchkg_acme_csv/__init__.py", "python")):
+        assert f"```{fence}\n{(PLUGIN / path).read_text().rstrip()}\n```" in text, path
