@@ -37,7 +37,14 @@ def run(args, cwd, env=None, timeout=600) -> subprocess.CompletedProcess:
 def venv(tmp_path_factory) -> Path:
     """A fresh venv (no system site-packages) with benchkg installed from a wheel built from this checkout."""
     root = tmp_path_factory.mktemp("wheel")
-    built = run([sys.executable, "-m", "pip", "wheel", ROOT, "--no-deps", "--quiet", "-w", root / "dist"], root)
+    # built from a copy: setuptools builds in the source tree's build/, which two workers would share
+    source = root / "source"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", ".benchkg", "site", "__pycache__"),
+    )
+    built = run([sys.executable, "-m", "pip", "wheel", source, "--no-deps", "--quiet", "-w", root / "dist"], root)
     assert built.returncode == 0, built.stderr
     wheel = next((root / "dist").glob("benchkg-*.whl"))
     made = run([sys.executable, "-m", "venv", root / "venv"], root)
