@@ -1,7 +1,7 @@
 """The house keeps its layers: every import of a benchkg module, at the top of a file or inside a
 function, goes down a layer or stays in its own, and no imports go around in a circle.
 
-    kernel < records < importers, rules < graph < checks < answers < publish < api < cli < benchkg
+    kernel < records < importers, rules < graph < checks < answers < publish < api < views < cli < benchkg
 
 (importers and rules stand side by side: neither imports the other). The checker is tested too: an
 upward import and a circle planted in a copy of the package are both caught.
@@ -10,6 +10,7 @@ upward import and a circle planted in a copy of the package are both caught.
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 from pathlib import Path
 
@@ -26,8 +27,9 @@ RANKS = {
     "answers": 5,
     "publish": 6,
     "api": 7,
-    "cli": 8,
-    "__init__": 9,
+    "views": 8,
+    "cli": 9,
+    "__init__": 10,
 }
 
 
@@ -132,11 +134,37 @@ def test_no_function_imports_a_benchkg_module_it_could_import_at_the_top():
     assert inner == [], inner[:10]
 
 
-def test_the_cli_imports_only_the_api_and_the_kernels_errors_and_terminal():
-    """The CLI parses arguments and prints: everything it shows comes from one call of the API."""
-    allowed = {"benchkg.api", "benchkg.kernel.errors", "benchkg.kernel.terminal"}
+def test_the_cli_imports_only_declared_names_of_the_api_and_the_views():
+    """The CLI parses arguments and prints: what it shows comes from the API (data) through the views
+    (text), and it imports only names their ``__all__`` declares (and the kernel's errors and terminal)."""
+    import importlib
+
+    allowed = {"benchkg.api", "benchkg.views", "benchkg.kernel.errors", "benchkg.kernel.terminal"}
     used = {b for a, b, _, _ in imports(PACKAGE) if a == "benchkg.cli"}
-    assert "benchkg.api" in used and used <= allowed, sorted(used - allowed)
+    assert {"benchkg.api", "benchkg.views"} <= used <= allowed, sorted(used - allowed)
+    tree = ast.parse((PACKAGE / "cli.py").read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in ("benchkg.api", "benchkg.views"):
+            declared = importlib.import_module(node.module).__all__
+            undeclared = [a.name for a in node.names if a.name not in declared]
+            assert not undeclared, f"cli.py:{node.lineno} imports {undeclared} from {node.module}, not in its __all__"
+
+
+def test_every_declared_name_exists_and_every_public_name_is_declared():
+    """``__all__`` of the package, the API and the views names what they hold; nothing public is left out."""
+    import importlib
+
+    for name in ("benchkg", "benchkg.api", "benchkg.views"):
+        module = importlib.import_module(name)
+        assert all(hasattr(module, n) for n in module.__all__), name
+    api = importlib.import_module("benchkg.api")
+    table = (PACKAGE.parents[1] / "docs" / "data-repository.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^\| `(\w+)` \| ", table.split("The public names")[1], re.M)
+    assert sorted(listed) == sorted(api.__all__), "docs/data-repository.md lists the public names"
+    defined = {
+        n for n, v in vars(api).items() if not n.startswith("_") and getattr(v, "__module__", "") == "benchkg.api"
+    }
+    assert defined <= set(api.__all__), sorted(defined - set(api.__all__))
 
 
 #: a function longer than this many lines (its signature and docstring not counted), or a module

@@ -84,12 +84,12 @@ def test_a_typed_value_answers_or_is_refused_and_never_writes_a_header(form, val
     if result.exit_code == 2:
         assert result.stderr.startswith("Error: ") and "Traceback" not in result.stderr
     try:  # the SPARQL benchkg wrote (`--explain`): its header is benchkg's, whatever the value
-        text = KG.results_view(_request(args), explain=True).out
+        text = KG.results_sparql(_request(args))
     except UsageError:
         assert result.exit_code == 2
         return
     assert text.splitlines() == text.rstrip("\n").split("\n"), "a line break reached the query text raw"
-    neutral = KG.results_view(_request(FORMS[form]("x")), explain=True).out
+    neutral = KG.results_sparql(_request(FORMS[form]("x")))
     assert _header_keys(text) == _header_keys(neutral)  # the value wrote no header line of its own
     query = parse_query_text(text, Path("results.rq"))
     assert query.unpaired is None

@@ -28,28 +28,22 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import os
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
 from pyoxigraph import Literal
 
 from benchkg.answers.algebra import Request, compile_results, unpaired_note
-from benchkg.answers.algebra import schema as results_schema  # noqa: F401 - benchkg results --schema
 from benchkg.answers.answering import assemble
 from benchkg.answers.compare import check_claims_exist, compare_claims
 from benchkg.answers.explain import TERMS
 from benchkg.answers.explain import explain as meaning
-from benchkg.answers.queries import parse_params  # noqa: F401 - benchkg query --param
-from benchkg.answers.render import Rendered, check_chart, draw, render
 from benchkg.answers.results import plain
 from benchkg.answers.savedquery import ANY, SavedQuery, find_query, parse_query_text, saved_queries
 from benchkg.answers.show import describe as describe_record
-from benchkg.answers.tables import TABLE_ROWS
 from benchkg.checks.reference import describe as describe_reference
 from benchkg.checks.reference import prepared, seed_store, seed_validation
-from benchkg.checks.validate import FORMATS as REPORT_FORMATS
-from benchkg.checks.validate import input_report, summary_line, validate_graph
+from benchkg.checks.validate import validate_graph
 from benchkg.graph.backend import Embedded, Endpoint
 from benchkg.graph.opening import Workspace, close_store, let_go, store_guard
 from benchkg.graph.remote import push_graph
@@ -59,9 +53,9 @@ from benchkg.importers.contract import Importer, importer, registered, run_impor
 from benchkg.importers.draft import draft
 from benchkg.kernel.arguments import check_window, checked, sequence_of_text
 from benchkg.kernel.atomic import write_atomic
-from benchkg.kernel.errors import InputError, UsageError
+from benchkg.kernel.errors import UsageError
 from benchkg.kernel.transport import Timeouts, check_url
-from benchkg.kernel.version import __version__  # noqa: F401 - benchkg --version
+from benchkg.kernel.version import __version__
 from benchkg.kernel.vocab import DEFAULT_BASE
 from benchkg.publish.export import export_graph, format_from_path, refuse_inside
 from benchkg.publish.serve import Limits, make_server
@@ -70,6 +64,22 @@ from benchkg.records.names import NAMED_KINDS, names_of, resolve
 from benchkg.records.reader import record_names
 from benchkg.records.scaffold import init_repo
 from benchkg.records.schema import KINDS
+
+#: the public surface (docs/data-repository.md, "The Python API", lists each with its type)
+__all__ = [
+    "KnowledgeGraph",
+    "Limits",
+    "Request",
+    "Rows",
+    "__version__",
+    "explain",
+    "import_data",
+    "importers",
+    "init",
+    "open",
+    "reference",
+    "value",
+]
 
 
 def value(term):
@@ -133,22 +143,6 @@ class Rows(list):
         for column in self.columns:
             frame[column] = _pandas_column(pandas, frame[column])
         return frame
-
-
-@dataclass
-class Validation:
-    """What ``benchkg validate`` prints: the report in its format (``data``: for a program, as it is),
-    a ``note`` for stderr, and the exit code; or, for records that cannot be read, their ``error``."""
-
-    out: str
-    data: bool = False
-    note: str = ""
-    report: object = None  # the benchkg.checks.findings.Report
-    error: str = ""
-
-    def exit_code(self, strict: bool = False) -> int:
-        """0 conforms, 1 violations (or warnings with ``strict``), 2 records that cannot be read."""
-        return 2 if self.error else self.report.exit_code(strict)
 
 
 def _pandas_column(pandas, column):
@@ -309,6 +303,7 @@ class KnowledgeGraph:
         limit: int | None = None,
         offset: int = 0,
         cite: bool = False,
+        progress=None,
     ):
         """Run a saved query (a name, a ``.rq`` file or a :meth:`saved_query`) with parameters as text;
         the answer with its caveats (:class:`benchkg.answers.answering.Answer`).
@@ -323,7 +318,7 @@ class KnowledgeGraph:
         check_window("answer", limit, offset)
         saved = query if isinstance(query, SavedQuery) else self.saved_query(query)
         saved.check_service(allow_service)
-        return self._answer(saved, dict(params or {}), limit=limit, offset=offset, cite=cite)
+        return self._answer(saved, dict(params or {}), limit=limit, offset=offset, cite=cite, progress=progress)
 
     def _answer(self, saved, params: dict[str, str], *, limit=None, offset=0, cite=False, progress=None):
         """:meth:`answer` of a saved query already checked."""
@@ -338,49 +333,6 @@ class KnowledgeGraph:
             base=self.base,
             cite=cite,
         )
-
-    @_guarded
-    def ask(
-        self,
-        query,
-        params: dict[str, str] | None = None,
-        *,
-        format: str = "table",
-        limit: int | None = None,
-        offset: int = 0,
-        columns: tuple[str, ...] = (),
-        wide: bool = False,
-        cite: bool = False,
-        allow_service: bool = False,
-        chart: str | Path | None = None,
-        title: str | None = None,
-        progress=None,
-    ) -> Rendered:
-        """``benchkg query``: a saved query's answer as the command line shows it
-        (:class:`benchkg.answers.render.Rendered`: the rows in ``format``, the lines said under them),
-        its chart drawn to ``chart`` (``.png`` or ``.svg``) when asked. The query is read once, refused
-        (SERVICE, a chart it cannot draw) before anything is built; a table shows 25 rows unless told,
-        markdown always cites.
-
-        >>> shown = open("data").ask("leaderboard", {"scenario": "server"}, format="csv", limit=2)
-        >>> shown.out.splitlines()[0].split(",")[:3], shown.data
-        (['claim', 'system_name', 'submitted_by'], True)
-        """
-        check_window("answer", limit, offset)
-        saved = query if isinstance(query, SavedQuery) else self.saved_query(query)
-        saved.check_service(allow_service)
-        if chart is not None:
-            check_chart(saved, Path(chart), self.queries)
-        if limit is None and format == "table":
-            limit = TABLE_ROWS
-        answer = self._answer(
-            saved, dict(params or {}), limit=limit, offset=offset, cite=cite or format == "markdown", progress=progress
-        )
-        shown = render(answer, format, offset=offset, columns=tuple(columns), wide=wide)
-        if chart is not None:
-            draw(answer, Path(chart), title=title, limit=limit)
-            shown.chart = Path(chart)
-        return shown
 
     @property
     def backend(self):
@@ -413,31 +365,15 @@ class KnowledgeGraph:
             resolved.append(found)
         return out, resolved
 
-    def results_view(
-        self,
-        request: Request,
-        *,
-        format: str = "table",
-        limit: int | None = None,
-        columns: tuple[str, ...] = (),
-        list_unpaired: bool = False,
-        explain: bool = False,
-        progress=None,
-    ) -> Rendered:
-        """``benchkg results``: one results-algebra command's answer as the command line shows it (a
-        table shows 25 rows unless told; ``columns`` picks the answer's columns), or with ``explain``
-        the SPARQL it compiles to, nothing run.
+    def results_sparql(self, request: Request) -> str:
+        """The SPARQL one results-algebra command compiles to (``benchkg results --explain``), nothing run.
 
-        >>> print(open("data").results_view(Request(where=["round=6.1"], top=1), explain=True).out.splitlines()[0])
+        >>> print(open("data").results_sparql(Request(where=["round=6.1"], top=1)).splitlines()[0])
         #+ summary: results where round=6.1
         """
-        if explain:
-            return Rendered(compile_results(request, self._record_id, self.base).text)
-        if limit is None and format == "table":
-            limit = TABLE_ROWS
-        answer, _ = self.results_answer(request, limit=limit, list_unpaired=list_unpaired, progress=progress)
-        return render(answer, format, columns=tuple(columns))
+        return compile_results(request, self._record_id, self.base).text
 
+    @_guarded
     def results_answer(
         self,
         request: Request,
@@ -587,34 +523,6 @@ class KnowledgeGraph:
         []
         """
         return self.report(engine).findings
-
-    def validation(self, format: str = "text", *, engine: str = "fast", quiet: bool = False, progress=None):
-        """``benchkg validate``: the report in ``format`` (text, json, turtle, github, sarif) as a
-        :class:`Validation`; records that cannot be read give its ``error`` (exit 2), reported in the
-        formats CI reads too.
-
-        >>> v = open("data").validation("text", quiet=True)
-        >>> v.out.startswith("validate data: 0 violation(s)"), v.exit_code()
-        (True, 0)
-        """
-        if format not in REPORT_FORMATS:
-            raise UsageError(f"--format takes {', '.join(REPORT_FORMATS)}, not {format!r}")
-        try:
-            report = self.report(engine, progress=progress)
-        except InputError as e:  # unreadable records: the CI formats annotate them too (exit 2)
-            out = REPORT_FORMATS[format](input_report(e)) if format in ("json", "github", "sarif") else ""
-            return Validation(out, data=True, error=str(e))
-        if quiet and format == "text":
-            out = f"validate {self.data}: {summary_line(report)} (benchkg validate lists them)"
-        else:
-            out = REPORT_FORMATS[format](report)
-        note = ""
-        if report.rechecked is not None and not quiet:
-            note = (
-                f"incremental: re-checked {report.rechecked:,} record(s) that changed since the last "
-                f"validation or depend on one that did; the other findings come from .benchkg/validation.json"
-            )
-        return Validation(out, data=format != "text", note=note, report=report)
 
     @_guarded
     @checked

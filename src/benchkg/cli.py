@@ -83,7 +83,7 @@ _state = {"debug": False}
 
 def _url(ctx: typer.Context, param: typer.CallbackParam, value: str | None) -> str | None:
     """An http(s) URL option, checked as it is parsed (before any build): exit 2 naming it."""
-    from benchkg.api import check_url
+    from benchkg.views import check_url
 
     return check_url(value, param.opts[0]) if value else value
 
@@ -228,9 +228,11 @@ def validate(
 
     Example: benchkg validate --format github --strict
     """
+    from benchkg.views import validation
+
     kg = _open(data)
     with _progress("validating") as cb:
-        checked = kg.validation(format.value, engine=engine.value, quiet=quiet, progress=cb)
+        checked = validation(kg, format.value, engine=engine.value, quiet=quiet, progress=cb)
     del kg  # the Exit below carries this frame, which must not hold the store open
     if checked.out:
         _echo(checked.out, data=checked.data)
@@ -279,11 +281,12 @@ def query(
 
     Example: benchkg query leaderboard --param model=llama2-70b --param scenario=server --chart lb.png
     """
-    from benchkg.api import parse_params
+    from benchkg.views import parse_params, query_view
 
     kg = _open(data, endpoint, timeout)
     with _progress("answering") as cb:
-        shown = kg.ask(
+        shown = query_view(
+            kg,
             name,
             parse_params(param),
             format=format.value,
@@ -363,7 +366,8 @@ def results(
       benchkg results --where family=mlperf-inference --group-by base_chip --agg distinct:chip_spelling
       benchkg results --group-by submitter --only-in round=6.0 --not-in round=6.1
     """
-    from benchkg.api import Request, results_schema
+    from benchkg.api import Request
+    from benchkg.views import results_schema, results_view
 
     if schema:
         for c in results_schema():
@@ -389,7 +393,8 @@ def results(
     )
     kg = _open(data, endpoint, timeout)
     with _progress("answering") as cb:
-        shown = kg.results_view(
+        shown = results_view(
+            kg,
             request,
             format=format.value,
             limit=limit,
@@ -488,7 +493,7 @@ def export(
 
     Example: benchkg export -o graph.ttl
     """
-    from benchkg.api import format_from_path
+    from benchkg.views import format_from_path
 
     fmt = format_from_path(output, format)
     with _progress("building") as cb:
@@ -681,7 +686,7 @@ def draft(
 
     Example: benchkg draft saved-post.html > claim.json   (or: benchkg draft saved-post.html --out data)
     """
-    from benchkg.api import record_text
+    from benchkg.views import record_text
 
     kg = _open(data)
     results = kg.draft(source, out)
