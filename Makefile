@@ -29,7 +29,7 @@ test-tools:
 test: install test-tools lint
 	$(BIN)/python -m pytest $(PYTEST_WORKERS)
 
-# Lint and format check (ruff), then the unit, doctest and in-process CLI tests: no Chromium, Virtuoso,
+# Lint, format and type check (ruff, mypy), then the unit, doctest and in-process CLI tests: no Chromium, Virtuoso,
 # Apache, rapper or node, nothing marked slow.
 check: install lint
 	$(BIN)/python -m pytest -m "not external and not slow" $(PYTEST_WORKERS)
@@ -37,6 +37,7 @@ check: install lint
 lint: install
 	$(BIN)/ruff check src tests conftest.py
 	$(BIN)/ruff format --check src tests conftest.py
+	$(BIN)/mypy
 
 # The static site of data/ in ./site (open site/index.html).
 site: install

@@ -28,6 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import os
+from collections.abc import Sequence
 from decimal import Decimal
 from pathlib import Path
 
@@ -117,7 +118,7 @@ class Rows(list):
     ``results`` keeps the RDF terms (:class:`benchkg.answers.queries.Results`).
     """
 
-    def __init__(self, results, caveats: list[str] = (), left_out: str = "", notes: list[str] = ()):
+    def __init__(self, results, caveats: Sequence[str] = (), left_out: str = "", notes: Sequence[str] = ()):
         super().__init__({c: value(row.get(c)) for c in results.vars} for row in results.rows)
         self.columns = list(results.vars)
         self.results = results
@@ -394,7 +395,8 @@ class KnowledgeGraph:
         answer = self._answer(saved, {}, limit=limit, offset=offset, progress=progress)
         answer.heading = compiled.summary
         if compiled.sides:
-            answer.unpaired = unpaired_note(compiled.sides, answer.results.extra.get("unpaired", {}), list_unpaired)
+            a, b = compiled.sides[:2]
+            answer.unpaired = unpaired_note((a, b), answer.results.extra.get("unpaired", {}), list_unpaired)
         if not answer.results.rows and request.where:
             answer.empty = self._emptied_by(request, self.backend.select)
         return answer, compiled
@@ -607,10 +609,10 @@ class KnowledgeGraph:
                 )
             for claim, result in zip(claims, results):
                 write_atomic(claim, record_text(result.record).encode("utf-8"))
-            source = results[0].source
-            source_file = Path(out) / "sources" / f"{source['id']}.json"
-            if not source_file.exists() and not names.resolve("sources", source["id"]):  # a known source is kept
-                write_atomic(source_file, record_text(source).encode("utf-8"))
+            page = results[0].source
+            source_file = Path(out) / "sources" / f"{page['id']}.json"
+            if not source_file.exists() and not names.resolve("sources", page["id"]):  # a known source is kept
+                write_atomic(source_file, record_text(page).encode("utf-8"))
         return results
 
     @_guarded

@@ -127,14 +127,18 @@ class Engine(str, Enum):
     pyshacl = "pyshacl"
 
 
-QueryFormat = Enum(
-    "QueryFormat",
-    {
-        name.replace("-", "_"): name
-        for name in ("table", "csv", "tsv", "json", "markdown", "sparql-json", "sparql-csv", "sparql-tsv", "sparql-xml")
-    },
-    type=str,
-)
+class QueryFormat(str, Enum):
+    """The formats ``benchkg query`` and ``benchkg results`` write."""
+
+    table = "table"
+    csv = "csv"
+    tsv = "tsv"
+    json = "json"
+    markdown = "markdown"
+    sparql_json = "sparql-json"
+    sparql_csv = "sparql-csv"
+    sparql_tsv = "sparql-tsv"
+    sparql_xml = "sparql-xml"
 
 
 def _echo(text: str, *, err: bool = False, nl: bool = True, data: bool = False) -> None:
@@ -692,7 +696,7 @@ def draft(
     results = kg.draft(source, out)
     if out is None:
         shown = results[0].record if len(results) == 1 else [r.record for r in results]
-        _echo(record_text(shown), nl=False, data=True)
+        _echo(record_text(shown), nl=False, data=True)  # type: ignore[arg-type]  # (a list of records prints as one)
     else:
         for result in results:
             _echo(f"wrote {out}/benchmarks/{result.record['id']}.json", err=True)

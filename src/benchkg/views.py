@@ -67,7 +67,7 @@ def query_view(
     shows 25 rows unless told, markdown always cites.
     """
     check_window("answer", limit, offset)
-    saved = query if isinstance(query, SavedQuery) else kg.saved_query(query)
+    saved = query if isinstance(query, SavedQuery) else kg.saved_query(str(query))
     if chart is not None:  # (a SERVICE is refused by kg.answer, before anything is built too)
         check_chart(saved, Path(chart), kg.queries)
     if limit is None and format == "table":

@@ -8,15 +8,16 @@ left out; above them, a title naming the slice and the defaults in force.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable
 
 from benchkg.answers.algebra import unpaired_note
-from benchkg.answers.caveats import answer_caveats, answer_claims, left_out
-from benchkg.answers.disclosure import disclose
+from benchkg.answers.caveats import Caveat, answer_caveats, answer_claims, left_out
+from benchkg.answers.disclosure import Disclosure, disclose
 from benchkg.answers.explain import absent_rounds, why_empty
 from benchkg.answers.queries import run_query, settle, unpaired_text
-from benchkg.answers.savedquery import ANY
+from benchkg.answers.savedquery import ANY, SavedQuery
+from benchkg.kernel.rows import Results
 from benchkg.kernel.vocab import DEFAULT_BASE
 
 
@@ -25,16 +26,16 @@ class Answer:
     """A query's answer with what the command prints under it: the RDF results, the comparison
     caveats the rows trigger and what the like-with-like defaults left out."""
 
-    saved: object  # benchkg.answers.queries.SavedQuery
-    results: object  # benchkg.answers.queries.Results
-    caveats: list  # benchkg.answers.caveats.Caveat
+    saved: SavedQuery
+    results: Results
+    caveats: list[Caveat]
     left_out: str
     resolved: list = field(default_factory=list)  # "'NVIDIA GB300' is accelerators/nvidia-gb300", for each name typed
     params: dict = field(default_factory=dict)  # the parameters as given (after names were resolved)
     absent: str = ""  # the rounds of the family with no row ("No result in …"), for a query with "#+ rounds:"
     empty: str = ""  # for an empty answer, which part of the slice emptied it
     settled: dict = field(default_factory=dict)  # what an "auto" default stood for ({"unit": "ms"})
-    disclosure: object = None  # benchkg.answers.disclosure.Disclosure, when asked for (--cite)
+    disclosure: Disclosure | None = None  # when asked for (--cite)
     unpaired: str = ""  # the claims a pairing query found no partner for ("#+ unpaired:")
     heading: str = ""  # the title line, when the question is not a saved query's (the results algebra)
 
@@ -74,7 +75,7 @@ def assemble(
     *,
     limit: int | None = None,
     offset: int = 0,
-    resolved: list[str] = (),
+    resolved: Sequence[str] = (),
     base: str = DEFAULT_BASE,
     cite: bool = False,
 ) -> Answer:

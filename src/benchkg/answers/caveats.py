@@ -171,7 +171,7 @@ def pair_caveats(select: Callable[[str], list[dict]], pairs: Iterable[tuple[str,
     """The comparison caveats of an answer whose rows are pairs (Server beside Offline, vendor beside
     audited): a caveat applies where the two claims *of a row* differ as its rule says; it is
     reported once, with how many pairs it touches and how their claims split."""
-    pairs = sorted({tuple(p) for p in pairs if len(set(p)) == 2})
+    pairs = sorted({(p[0], p[1]) for p in pairs if len(set(p)) == 2})
     claims = sorted({c for p in pairs for c in p})
     found: list[Caveat] = []
     cache: dict[str, dict[str, set[str]]] = {}
@@ -182,7 +182,8 @@ def pair_caveats(select: Callable[[str], list[dict]], pairs: Iterable[tuple[str,
         values = _cached(cache, select, claims, dimension)
         counted = _of_metrics(select, claims, g["metrics"], cache)
         named = set(g["between"])
-        touched, counts = 0, {}
+        touched = 0
+        counts: dict[str, int] = {}
         for a, b in pairs:
             if a not in counted or b not in counted:
                 continue

@@ -9,7 +9,7 @@ closed and open, accuracy tiers, scenarios, derived per-accelerator values.
 from __future__ import annotations
 
 import difflib
-from typing import Callable
+from typing import Any, Callable
 
 from benchkg.answers.savedquery import ANY
 from benchkg.kernel.errors import UsageError
@@ -166,7 +166,7 @@ def why_empty(saved, params: dict, run: Callable, given: set[str] | None = None)
     typed = [n for n in in_force if n in (params if given is None else given)]
     defaults = [n for n in in_force if n not in typed]
 
-    def lifted(names) -> object | None:
+    def lifted(names: list[str]) -> Any:
         try:
             return run({**params, **{name: ANY for name in names}}, limit=1)
         except Exception:  # noqa: BLE001 - a parameter that cannot be lifted (it names what the query is about)

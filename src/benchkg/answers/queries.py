@@ -14,7 +14,7 @@ import difflib
 import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from pyoxigraph import Literal, NamedNode
 
@@ -127,7 +127,8 @@ def bind(text: str, terms: dict[str, str | None]) -> str:
         if m.group("param"):
             name = m.group("param")[1:]
             if name in terms:
-                return terms[name] if terms[name] is not None else f"?{name}"
+                term = terms[name]
+                return term if term is not None else f"?{name}"
         return m.group(0)
 
     return PARAM_TOKEN.sub(swap, text)
@@ -159,8 +160,8 @@ def _accelerators(
         return None
     if select is None:
         raise UsageError(f"query {query.name}: the accelerator parameter needs the store to find its chip")
-    merge = terms.get("merge_variants") is not None and '"true"' in terms["merge_variants"]
-    return accelerator_family(select, terms["accelerator"][1:-1], merge)
+    merge = '"true"' in (terms.get("merge_variants") or "")
+    return accelerator_family(select, (terms.get("accelerator") or "")[1:-1], merge)
 
 
 def settle(
@@ -227,6 +228,7 @@ def unpaired_text(
     from dataclasses import replace
 
     prefixes = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
+    assert query.unpaired is not None, "a pairing query"
     text = prefixes + f"SELECT DISTINCT ?c WHERE {{ {query.unpaired[1]}\n# slice ?c\n}}"
     return bound_text(replace(query, text=text), values, base, select)
 
@@ -240,7 +242,7 @@ def parse_params(pairs: list[str]) -> dict[str, str]:
     Traceback (most recent call last):
     benchkg.kernel.errors.UsageError: --param model is given twice ('a', then 'b'); give each parameter once
     """
-    out = {}
+    out: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():

@@ -29,7 +29,7 @@ from benchkg.answers.tables import TableOptions, to_table
 from benchkg.kernel.errors import UsageError
 
 #: format name -> writer; csv, tsv and json are for people and programs, sparql-* are the W3C formats
-FORMATS = {
+FORMATS: dict[str, Callable[..., str]] = {
     "table": to_table,
     "csv": to_plain_csv,
     "tsv": lambda r: to_plain_csv(r, "\t"),
@@ -116,10 +116,13 @@ def draw(answer, path: Path, *, title: str | None = None, limit: int | None = No
     shown = answer.results
     if answer.disclosure is not None and answer.disclosure.notes:
         shown = with_marks(shown, answer.disclosure)
+    assert saved.chart is not None  # (check_chart refused a query without one)
+    label, value = saved.chart
     to_chart(
         shown,
         path,
-        *saved.chart,
+        label,
+        value,
         title=title or f"{saved.name}: {saved.summary}",
         limit=limit or CHART_ROWS,
         axis=saved.axis,

@@ -22,7 +22,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from benchkg.answers.slices import SLICE_TYPES, SLICE_VALUES
 from benchkg.kernel.errors import InputError, QueryError, UsageError
@@ -299,7 +299,7 @@ def find_query(name_or_file: str, queries_dir: Path | tuple[Path, ...] = QUERIES
 
 def _folder_order(folders: tuple) -> "Callable[[str], tuple]":
     """A sort key giving names in the order :func:`saved_queries` lists them: folder by folder, by name."""
-    where = {}
+    where: dict[str, Any] = {}
     for n, folder in enumerate(folders):
         for path in Path(folder).glob("*.rq"):
             where.setdefault(path.stem, n)

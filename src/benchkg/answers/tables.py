@@ -84,7 +84,7 @@ def to_table(
         for name in names:  # decimals of large numbers go first: 12,934.56 is 12,935
             if numeric[name]:
                 cells[name] = [_round_cell(c) for c in cells[name]]
-        legend = []
+        legend: list[tuple[str, str]] = []
         for name in names:
             if not numeric[name] and _width(names, cells) > width:
                 folded, affix = _fold(cells[name])

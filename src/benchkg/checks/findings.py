@@ -68,7 +68,7 @@ def locate(raw: list[RawResult], data_dir: Path, base: str = DEFAULT_BASE, layou
     """Findings located in the record files (of ``layout``, the data folder's, read here unless given):
     file, line, JSON pointer; sorted by file and line."""
     layout = layout or layout_for(data_dir)
-    records: dict[str, object] = {}
+    records: dict[str, Record | None] = {}
     ids: dict[str, list[tuple[str, list[str]]]] = {}  # kind -> (id, aliases): read once per call
     findings: set[Finding] = set()
     prefix = f"{base}id/"
@@ -115,6 +115,7 @@ def suggest_id(
     folders = [Path(f) / m.group(1) for f in layout_for(data_dir).layers] if m else []
     if not any(f.is_dir() for f in folders):
         return ""
+    assert m is not None  # (folders were found through it)
     kind, wanted = m.group(1), m.group(2)
     ids = {} if ids is None else ids
     if kind not in ids:

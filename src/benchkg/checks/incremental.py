@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 from pyoxigraph import NamedNode
 
@@ -183,6 +184,8 @@ def run_incremental(
         )
     else:
         changed, full = set(), True
+    if cached is None:  # (a full run, with no cache to keep anything from)
+        cached = {}
     if not full and not changed:
         raw = [RawResult(*r) for rs in cached["results"].values() for r in rs]
         findings = [Finding(*f) for fs in cached["findings"].values() for f in fs]
@@ -222,7 +225,7 @@ def run_incremental(
     return raw, findings, rechecked
 
 
-def _read(cache: Path) -> dict | None:
+def _read(cache: Path) -> dict[str, Any] | None:
     try:
         data = json.loads(Path(cache).read_text(encoding="utf-8"))
     except (OSError, ValueError):

@@ -12,6 +12,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from pyoxigraph import RdfFormat, serialize
 
@@ -208,8 +209,8 @@ def format_json(report: Report) -> str:
 
 
 def format_turtle(report: Report) -> str:
-    graph = report.shacl_report() if callable(report.shacl_report) else report.shacl_report
-    return graph.serialize(format="turtle")
+    graph: Any = report.shacl_report() if callable(report.shacl_report) else report.shacl_report
+    return str(graph.serialize(format="turtle"))
 
 
 def _gh_escape(text: str, prop: bool = False) -> str:

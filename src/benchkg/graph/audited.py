@@ -13,9 +13,11 @@ measurement.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from pyoxigraph import NamedNode, Quad, Store
 
+from benchkg.graph.opening import select
 from benchkg.kernel.vocab import BK, sparql_prefixes
 
 AUDITED_BY = NamedNode(BK + "auditedBy")
@@ -37,7 +39,7 @@ PER_ACCELERATOR, AGGREGATE = NamedNode(BK + "scope-per-accelerator"), NamedNode(
 _KEY = ("suite", "model", "scenario", "count", "chip", "unit")
 
 
-def _restates(vendor: dict, audited: dict) -> bool:
+def _restates(vendor: dict[str, Any], audited: dict[str, Any]) -> bool:
     """Whether a vendor row restates an audited row of the same key: division, tier and submitter agree
     where the claim states them, and the numbers are equal within the rounding they are written to.
 
@@ -67,7 +69,8 @@ def _half_unit(number: Decimal) -> Decimal:
     >>> _half_unit(Decimal("944898")), _half_unit(Decimal("910621.36")), _half_unit(Decimal("1.2E+6"))
     (Decimal('0.5'), Decimal('0.005'), Decimal('5E+4'))
     """
-    return Decimal(5).scaleb(number.as_tuple().exponent - 1)
+    exponent = number.as_tuple().exponent
+    return Decimal(5).scaleb(exponent - 1 if isinstance(exponent, int) else 0)  # (a NaN or an infinity: none)
 
 
 def audited_quads(store: Store, graph: NamedNode, claims: list[str] | None = None) -> list[Quad]:
@@ -93,11 +96,11 @@ def audited_quads(store: Store, graph: NamedNode, claims: list[str] | None = Non
     []
     """
 
-    def side(measured_by: str, models: str = "") -> list[dict]:
+    def side(measured_by: str, models: str = "") -> list[dict[str, Any]]:
         text = SIDE % measured_by
         if models:  # (the VALUES first: Oxigraph then reads only those models' claims)
             text = text.replace("WHERE {\n", "WHERE {\n  " + models + "\n", 1)
-        solutions = store.query(sparql_prefixes() + text, use_default_graph_as_union=True)
+        solutions = select(store, sparql_prefixes() + text, use_default_graph_as_union=True)
         names = [v.value for v in solutions.variables]
         return [{n: row[n] for n in names if row[n] is not None} for row in solutions]
 
@@ -105,7 +108,8 @@ def audited_quads(store: Store, graph: NamedNode, claims: list[str] | None = Non
     if claims is not None:
         found = [
             str(row["model"])
-            for row in store.query(
+            for row in select(
+                store,
                 sparql_prefixes()
                 + "SELECT DISTINCT ?model WHERE { VALUES ?claim { "
                 + " ".join(f"<{c}>" for c in claims)
@@ -118,7 +122,7 @@ def audited_quads(store: Store, graph: NamedNode, claims: list[str] | None = Non
         models = "VALUES ?model { " + " ".join(found) + " }"
     # each side read once and matched by key here: the same match as one SPARQL join of the two sides,
     # which at 10,000 claims took a minute of every build
-    audited: dict[tuple, list[dict]] = {}
+    audited: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for row in side("bk:measured-by-mlcommons", models):
         audited.setdefault(tuple(row[k] for k in _KEY), []).append(row)
     links = {

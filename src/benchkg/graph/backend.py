@@ -61,7 +61,7 @@ class Backend:
     remote = False
 
     def results(
-        self, text: str, name: str = "query", *, limit: int | None = None, offset: int = 0, claims: tuple = ()
+        self, text: str, name: str = "query", *, limit: int | None = None, offset: int = 0, claims: tuple[str, ...] = ()
     ) -> Results:
         """The rows of SELECT ``text`` (a window of them with ``limit``/``offset``), reported to
         :func:`watching`."""
@@ -75,11 +75,11 @@ class Backend:
                 watcher(name, time.perf_counter() - started)
 
     def _run(
-        self, text: str, name: str, *, limit: int | None, offset: int, claims: tuple
+        self, text: str, name: str, *, limit: int | None, offset: int, claims: tuple[str, ...]
     ) -> Results:  # pragma: no cover - each backend says it
         raise NotImplementedError
 
-    def select(self, text: str) -> list[dict]:
+    def select(self, text: str) -> list[dict[str, str]]:
         """Rows of ``{variable: value text}``."""
         return [{k: v.value for k, v in row.items()} for row in self.results(text).rows]
 
@@ -90,7 +90,7 @@ class Embedded(Backend):
     def __init__(self, store: Store):
         self.store = store
 
-    def _run(self, text, name, *, limit, offset, claims):
+    def _run(self, text: str, name: str, *, limit: int | None, offset: int, claims: tuple[str, ...]) -> Results:
         return run_sparql(self.store, text, name, limit=limit, offset=offset, claims=claims)
 
     def ask(self, text: str) -> bool:
@@ -110,20 +110,26 @@ class Endpoint(Backend):
     def __init__(self, url: str, timeouts: transport.Timeouts | None = None):
         self.url, self.timeouts = url, timeouts
 
-    def _run(self, text, name, *, limit, offset, claims):
+    def _run(self, text: str, name: str, *, limit: int | None, offset: int, claims: tuple[str, ...]) -> Results:
         return run_remote_sparql(self.url, text, self.timeouts)
 
     def __repr__(self) -> str:
         return f"Endpoint({safe_url(self.url)!r})"
 
 
-def backend_of(source) -> Backend:
+def backend_of(source: Backend | Store) -> Backend:
     """``source`` as a :class:`Backend`: a backend as it is, a pyoxigraph store as :class:`Embedded`."""
     return source if isinstance(source, Backend) else Embedded(source)
 
 
 def run_sparql(
-    store, text: str, name: str = "query", *, limit: int | None = None, offset: int = 0, claims: tuple[str, ...] = ()
+    store: Store,
+    text: str,
+    name: str = "query",
+    *,
+    limit: int | None = None,
+    offset: int = 0,
+    claims: tuple[str, ...] = (),
 ) -> Results:
     """Run SPARQL SELECT text on a pyoxigraph store, over the union of its graphs.
 

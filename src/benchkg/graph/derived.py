@@ -12,6 +12,7 @@ from pyoxigraph import Literal, NamedNode, Quad, Store
 
 from benchkg.graph.audited import AUDITED_BY, audited_quads
 from benchkg.graph.manifest import CAVEATS_DONE, manifest_graph
+from benchkg.graph.opening import construct, select
 from benchkg.kernel.vocab import BK, expand, sparql_prefixes
 from benchkg.records.layout import shape_files
 from benchkg.records.schema import BENCHMARK, BENCHMARK_FIELD_PATHS
@@ -37,7 +38,7 @@ def _field_paths_by_predicate() -> dict[str, str]:
             field = fields[step]
             hops.append(f"<{expand(field.pred)}>")
             inner = field.items if field.type == "list" else field
-            fields = inner.fields if inner.type == "obj" else {}
+            fields = inner.fields if inner is not None and inner.type == "obj" else {}
         if name in ("metric", "value", "unit", "scope"):
             hops = [f"<{expand('bk:result')}>"] + hops
         paths.setdefault(expand(spec.pred), []).append("/".join(hops))
@@ -72,7 +73,8 @@ def derive_caveats(
     only = "VALUES ?claim { " + " ".join(f"<{c}>" for c in claims) + " } " if claims is not None else ""
     quads = [
         Quad(t.subject, t.predicate, t.object, graph)
-        for t in store.query(
+        for t in construct(
+            store,
             prefixes + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { " + only + "?claim a bk:Benchmark ; bk:gotcha ?g }",
             use_default_graph_as_union=True,
         )
@@ -84,7 +86,8 @@ def derive_caveats(
         changed = set(claims)
         quads += [
             Quad(t.subject, t.predicate, t.object, graph)
-            for t in store.query(
+            for t in construct(
+                store,
                 prefixes
                 + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { VALUES ?g { "
                 + " ".join(f"<{g.value}>" for g in finding_gotchas)
@@ -96,9 +99,9 @@ def derive_caveats(
     jobs = _claim_caveat_queries(store, prefixes, only, {g.value for g in finding_gotchas})
     caveat = NamedNode(BK + "caveat")
 
-    def run(job):
+    def run(job: tuple[NamedNode, str]) -> list[Quad]:
         node, query = job
-        return [Quad(r["claim"], caveat, node, graph) for r in store.query(query, use_default_graph_as_union=True)]
+        return [Quad(r["claim"], caveat, node, graph) for r in select(store, query, use_default_graph_as_union=True)]
 
     with ThreadPoolExecutor(max_workers=2) as pool:  # Oxigraph runs queries without Python's lock
         for found in pool.map(run, jobs):
@@ -111,18 +114,27 @@ def derive_caveats(
             store.remove_graph(graph)
         store.bulk_extend(sorted(set(quads + finding_quads), key=str))
     else:
-        for claim in claims:
-            for old in list(store.quads_for_pattern(NamedNode(claim), None, None, graph)):
-                store.remove(old)
-        for gotcha in finding_gotchas:
-            for old in list(store.quads_for_pattern(None, caveat, gotcha, graph)):
-                store.remove(old)
-        changed = {NamedNode(c) for c in claims}
-        for old in list(store.quads_for_pattern(None, AUDITED_BY, None, graph)):
-            if not claims_only or old.subject in changed or old.object in changed:
-                store.remove(old)
+        _remove_redone(store, graph, claims, finding_gotchas, claims_only)
         store.extend(set(quads + finding_quads))
     store.add(done)
+
+
+def _remove_redone(
+    store: Store, graph: NamedNode, claims: list[str], finding_gotchas: list[NamedNode], claims_only: bool
+) -> None:
+    """Take away what an incremental derivation redoes: the caveats of ``claims``, every link of a
+    finding gotcha, and the audited links from and to those claims (every one, unless ``claims_only``)."""
+    caveat = NamedNode(BK + "caveat")
+    for claim in claims:
+        for old in list(store.quads_for_pattern(NamedNode(claim), None, None, graph)):
+            store.remove(old)
+    for gotcha in finding_gotchas:
+        for old in list(store.quads_for_pattern(None, caveat, gotcha, graph)):
+            store.remove(old)
+    changed = {NamedNode(c) for c in claims}
+    for old in list(store.quads_for_pattern(None, AUDITED_BY, None, graph)):
+        if not claims_only or old.subject in changed or old.object in changed:
+            store.remove(old)
 
 
 def _claim_caveat_queries(store: Store, prefixes: str, only: str, redone: set[str]) -> list[tuple[NamedNode, str]]:
@@ -130,7 +142,8 @@ def _claim_caveat_queries(store: Store, prefixes: str, only: str, redone: set[st
     match. ``only`` (a VALUES clause) limits them to changed claims, except for the gotchas in
     ``redone`` (finding gotchas, whose links are all rederived)."""
     facets: dict[str, dict[str, list[str]]] = {}
-    for row in store.query(
+    for row in select(
+        store,
         prefixes
         + """SELECT ?g ?facet ?v WHERE { ?g a bk:Gotcha ; bk:appliesTo ?a .
             ?a ?facet ?v . FILTER (?facet IN (bk:appliesToSuite, bk:appliesToScenario, bk:appliesToMetric,
@@ -174,7 +187,8 @@ def finding_caveats(
     """The finding caveats: (the gotchas that name finding shapes, a link from each claim one of
     those shapes flags to the gotcha). Only the named shapes run, over the whole graph."""
     by_shape: dict[str, list[NamedNode]] = {}
-    for row in store.query(
+    for row in select(
+        store,
         sparql_prefixes() + "SELECT ?g ?shape WHERE { ?g a bk:Gotcha ; bk:findingShape ?shape }",
         use_default_graph_as_union=True,
     ):
@@ -188,7 +202,8 @@ def finding_caveats(
     on_system: dict[str, list[NamedNode]] = {}
     if systems:
         values = " ".join(f"<{s}>" for s in sorted(systems))
-        for row in store.query(
+        for row in select(
+            store,
             sparql_prefixes()
             + f"SELECT ?system ?claim WHERE {{ VALUES ?system {{ {values} }} ?system a bk:System "
             + "OPTIONAL { ?claim bk:system ?system } }",

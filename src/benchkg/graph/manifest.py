@@ -71,7 +71,12 @@ def manifest_graph(base: str) -> NamedNode:
     return NamedNode(f"{base}graph/manifest")
 
 
-def stat_now(path) -> str:
+def _text(term: object) -> str:
+    """A term's text (the manifest holds IRIs and literals, never a quoted triple)."""
+    return str(getattr(term, "value", ""))
+
+
+def stat_now(path: str | os.PathLike[str]) -> str:
     """The :func:`~benchkg.records.reader.stat_key` of the file at ``path`` now."""
     return stat_key(os.stat(path))
 
@@ -84,11 +89,14 @@ def is_complete(store: Store, base: str = DEFAULT_BASE) -> bool:
     False
     """
     manifest = manifest_graph(base)
-    has = lambda p: next(iter(store.quads_for_pattern(manifest, p, None, manifest)), None) is not None  # noqa: E731
+
+    def has(p: NamedNode) -> bool:
+        return next(iter(store.quads_for_pattern(manifest, p, None, manifest)), None) is not None
+
     return has(STATE) and not has(BUILDING)
 
 
-def stat_or_empty(path) -> str:
+def stat_or_empty(path: str | os.PathLike[str]) -> str:
     try:
         return stat_now(path)
     except OSError:
@@ -101,7 +109,7 @@ def read_manifest(store: Store, manifest: NamedNode, snapshot: Path | None) -> t
     is a copy written after each build, used when its generation is the store's (reading 100k
     quads takes ~1.5 s, the snapshot ~0.2 s). A snapshot older than the store only makes a build
     re-read files, which is harmless: every step of a build can be repeated."""
-    generation = [q.object.value for q in store.quads_for_pattern(manifest, GENERATION, None, manifest)]
+    generation = [_text(q.object) for q in store.quads_for_pattern(manifest, GENERATION, None, manifest)]
     if snapshot is not None and generation:
         try:
             data = json.loads(snapshot.read_text(encoding="utf-8"))
@@ -109,7 +117,7 @@ def read_manifest(store: Store, manifest: NamedNode, snapshot: Path | None) -> t
                 return data["entries"], True
         except (OSError, ValueError):
             pass
-    return {q.subject.value: q.object.value for q in store.quads_for_pattern(None, STAT, None, manifest)}, False
+    return {_text(q.subject): _text(q.object) for q in store.quads_for_pattern(None, STAT, None, manifest)}, False
 
 
 def write_manifest(store: Store, manifest: NamedNode, snapshot: Path | None, entries: dict[str, str]) -> None:

@@ -8,6 +8,7 @@ be traced back to the JSON member that made it.
 from __future__ import annotations
 
 from decimal import ROUND_HALF_EVEN, Decimal
+from typing import Any
 
 from pyoxigraph import Literal, NamedNode, Quad
 
@@ -45,7 +46,7 @@ def per_accelerator(value: Decimal, count: int) -> Decimal:
     return (Decimal(value) / Decimal(count)).quantize(_PLACES, rounding=ROUND_HALF_EVEN)
 
 
-def _term(value, spec: Field, base: str):
+def _term(value: Any, spec: Field, base: str) -> NamedNode | Literal:
     t = spec.type
     if t == "str":
         return Literal(value)
@@ -60,9 +61,9 @@ def _term(value, spec: Field, base: str):
     if t == "url":
         return NamedNode(value)
     if t == "ref":
-        return NamedNode(record_iri(base, spec.ref, value))
+        return NamedNode(record_iri(base, spec.ref or "", value))
     if t == "vocab":
-        return NamedNode(concept_iri(spec.scheme, value))
+        return NamedNode(concept_iri(spec.scheme or "", value))
     if t == "unit":
         return NamedNode(unit_iri(value))
     if t == "shape":
@@ -86,7 +87,7 @@ class _Emitter:
             node = self._preds[curie] = NamedNode(expand(curie))
         return node
 
-    def add(self, s, p, o) -> None:
+    def add(self, s: NamedNode, p: NamedNode, o: NamedNode | Literal) -> None:
         self.quads.append(Quad(s, p, o, self.graph))
 
     def node(self, pointer: str, cls: str) -> NamedNode:
@@ -94,19 +95,19 @@ class _Emitter:
         self.add(node, RDF_TYPE, self.pred(cls))
         return node
 
-    def fields(self, subject, data: dict, fields: dict[str, Field], pointer: str) -> None:
+    def fields(self, subject: NamedNode, data: dict[str, Any], fields: dict[str, Field], pointer: str) -> None:
         for key, value in data.items():
             self.value(subject, value, fields[key], f"{pointer}/{key}")
 
-    def value(self, subject, value, spec: Field, pointer: str) -> None:
-        if spec.type == "list":
+    def value(self, subject: NamedNode, value: Any, spec: Field, pointer: str) -> None:
+        if spec.type == "list" and spec.items is not None:
             for i, item in enumerate(value):
                 self.value(subject, item, spec.items, f"{pointer}/{i}")
         elif spec.many and isinstance(value, list):
             for item in value:
                 self.add(subject, self.pred(spec.pred), _term(item, spec, self.base))
         elif spec.type == "obj":
-            node = self.node(pointer, spec.cls)
+            node = self.node(pointer, spec.cls or "")
             self.add(subject, self.pred(spec.pred), node)
             self.fields(node, value, spec.fields, pointer)
         else:
@@ -185,7 +186,7 @@ def _boolean(value: bool) -> Literal:
     return Literal("true" if value else "false", datatype=_DT["boolean"])
 
 
-def _name_counts(e: "_Emitter", subject, name: str) -> None:
+def _name_counts(e: "_Emitter", subject: NamedNode, name: str) -> None:
     """``bk:nameStatesCount`` for each accelerator count a name writes (4x, 8xH100, (x87))."""
     for count in sorted(set(stated_counts(name))):
         e.add(subject, e.pred("bk:nameStatesCount"), Literal(str(count), datatype=_DT["integer"]))
@@ -232,7 +233,8 @@ def pointer_of(fragment: str, predicate: str, value: str | None, record: Record)
                 if isinstance(item, str) and _same(value, item):
                     return f"{child}/{i}"
                 if (
-                    spec.items.type == "field-name"
+                    spec.items is not None
+                    and spec.items.type == "field-name"
                     and item in BENCHMARK_FIELD_PATHS
                     and expand(BENCHMARK_FIELD_PATHS[item].pred) == value
                 ):

@@ -14,13 +14,32 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from pyoxigraph import Store
+from pyoxigraph import QuerySolutions, QueryTriples, Store
 
 from benchkg.graph.manifest import is_complete, snapshot_path
 from benchkg.kernel.errors import StoreError, UsageError, cannot_write
 from benchkg.kernel.vocab import DEFAULT_BASE
 from benchkg.records.layout import Layout, layout_for
+
+
+def select(store: Store, text: str, **options: Any) -> QuerySolutions:
+    """The solutions of a SELECT benchkg wrote (pyoxigraph answers any query with one of three kinds).
+
+    >>> [row["n"].value for row in select(Store(), "SELECT ?n WHERE { VALUES ?n { 1 } }")]
+    ['1']
+    """
+    found = store.query(text, **options)
+    assert isinstance(found, QuerySolutions), "a SELECT"
+    return found
+
+
+def construct(store: Store, text: str, **options: Any) -> QueryTriples:
+    """The triples of a CONSTRUCT benchkg wrote."""
+    found = store.query(text, **options)
+    assert isinstance(found, QueryTriples), "a CONSTRUCT"
+    return found
 
 
 def state_dir_for(data_dir: Path) -> Path:

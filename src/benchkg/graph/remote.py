@@ -16,11 +16,12 @@ import os
 import time
 import urllib.parse
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Triple, serialize
+from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Store, Triple, serialize
 
-from benchkg.graph.store import ONTOLOGY_GRAPH, content_graphs
+from benchkg.graph.store import ONTOLOGY_GRAPH, Progress, content_graphs
 from benchkg.kernel import transport
 from benchkg.kernel.errors import StoreError
 from benchkg.kernel.rows import Results
@@ -78,7 +79,7 @@ def _explain(url: str, code: int, reason: str, body: str = "") -> StoreError:
     return StoreError(f"{where} answered HTTP {code} {reason}{detail}")
 
 
-def _retrying(url: str, call):
+def _retrying(url: str, call: Callable[[], tuple[int, bytes]]) -> tuple[int, bytes]:
     """``call()`` with retries and exponential backoff on 5xx answers and failed connections; a
     redirect or a timeout is not retried (the request went as far as it may, or had its time).
 
@@ -106,7 +107,7 @@ def _retrying(url: str, call):
                 time.sleep(delay)
                 delay *= 2
                 continue
-            if code is None:
+            if code is None or not isinstance(e, transport.HTTPStatusError):
                 raise StoreError(
                     f"cannot reach {safe_url(url)}: {e}. Is the store running, and is this its URL?"
                 ) from None
@@ -118,14 +119,14 @@ def http(
     method: str,
     url: str,
     body: bytes | None = None,
-    headers: dict | None = None,
+    headers: dict[str, str] | None = None,
     timeouts: transport.Timeouts | None = None,
 ) -> tuple[int, bytes]:
     """One HTTP request with the credentials, bounded in time, sent only to ``url``, retried on
     failed connections and 5xx answers (see :func:`_retrying`)."""
     headers = {**(headers or {}), **_auth_header()}
 
-    def call():
+    def call() -> tuple[int, bytes]:
         status, _headers, answer = transport.request(method, url, body, headers, timeouts or transport.Timeouts())
         return status, answer
 
@@ -135,7 +136,7 @@ def http(
 # ---------------------------------------------------------------- queries
 
 
-def term_from_json(binding: dict):
+def term_from_json(binding: dict[str, str]) -> NamedNode | BlankNode | Literal | Triple:
     """A pyoxigraph term from one SPARQL JSON results binding.
 
     >>> term_from_json({"type": "literal", "value": "72", "datatype": "http://www.w3.org/2001/XMLSchema#integer"})
@@ -168,7 +169,11 @@ def run_remote_sparql(endpoint: str, text: str, timeouts: transport.Timeouts | N
     client.setQuery(text)
     request = client._createRequest()  # the request SPARQLWrapper would send, sent our way
     _status, body = http(
-        request.get_method(), request.full_url, request.data, dict(request.header_items()), timeouts=timeouts
+        request.get_method(),
+        request.full_url,
+        request.data if isinstance(request.data, bytes) else None,
+        dict(request.header_items()),
+        timeouts=timeouts,
     )
     try:
         data = json.loads(body)
@@ -194,7 +199,7 @@ class PushResult:
     requests: int = 0
 
 
-def graph_payloads(store, base: str = DEFAULT_BASE) -> dict[str, bytes]:
+def graph_payloads(store: Store, base: str = DEFAULT_BASE) -> dict[str, bytes]:
     """N-Triples of every graph to publish (records, caveats, ontology), sorted so equal graphs
     give equal bytes and so equal hashes."""
 
@@ -241,7 +246,7 @@ def remote_manifest(
     return {r["g"].value: r["h"].value for r in rows}
 
 
-def literal_datatypes(store, graphs) -> Counter:
+def literal_datatypes(store: Store, graphs: Iterable[str]) -> Counter[str]:
     """How many literals of each datatype the named ``graphs`` of an embedded store hold.
 
     >>> from pyoxigraph import Quad, Store
@@ -251,7 +256,7 @@ def literal_datatypes(store, graphs) -> Counter:
     >>> dict(literal_datatypes(s, [g.value]))
     {'http://www.w3.org/2001/XMLSchema#decimal': 1}
     """
-    counts: Counter = Counter()
+    counts: Counter[str] = Counter()
     for graph in graphs:
         for quad in store.quads_for_pattern(None, None, None, NamedNode(graph)):
             if isinstance(quad.object, Literal):
@@ -260,7 +265,7 @@ def literal_datatypes(store, graphs) -> Counter:
 
 
 def check_held_as_sent(
-    store, payloads: dict[str, bytes], endpoint: str, base: str, timeouts: transport.Timeouts | None = None
+    store: Store, payloads: dict[str, bytes], endpoint: str, base: str, timeouts: transport.Timeouts | None = None
 ) -> None:
     """Refuse a store that holds other values than it was sent: its literals, counted by datatype over
     the graphs the push manifest lists, must be the embedded graph's. Virtuoso 7.2 with its shipped
@@ -342,6 +347,7 @@ class _Writer:
 
     def _update(self, text: bytes) -> None:
         self.requests += 1
+        assert self.update is not None, "an update endpoint"
         http("POST", self.update, text, {"Content-Type": "application/sparql-update"}, timeouts=self.timeouts)
 
     def put(self, graph: str, ntriples: bytes) -> None:
@@ -381,13 +387,13 @@ class _Writer:
 
 
 def push_graph(
-    store,
+    store: Store,
     endpoint: str,
     *,
     gsp: str | None = None,
     update_endpoint: str | None = None,
     base: str = DEFAULT_BASE,
-    progress=None,
+    progress: Progress | None = None,
     limit: int = MAX_REQUEST_BYTES,
     timeouts: transport.Timeouts | None = None,
 ) -> PushResult:

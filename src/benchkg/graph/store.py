@@ -18,6 +18,7 @@ import hashlib
 import multiprocessing
 import os
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -46,6 +47,9 @@ from benchkg.kernel.resources import ONTOLOGY_FILE
 from benchkg.kernel.version import __version__
 from benchkg.kernel.vocab import DEFAULT_BASE
 from benchkg.records.reader import Record, read_record, record_entries
+
+#: a progress callback: (done, total)
+Progress = Callable[[int, int], None]
 
 ONTOLOGY_GRAPH = "https://w3id.org/benchkg/ontology"
 #: bump when the mapping changes, so stores built by an older mapping are rebuilt whole.
@@ -84,7 +88,7 @@ def build_graph(
     *,
     base: str = DEFAULT_BASE,
     persist: bool = True,
-    progress=None,
+    progress: Progress | None = None,
     workspace: Workspace | None = None,
 ) -> BuildResult:
     """Bring the store up to date with ``data_dir`` and return it.
@@ -118,7 +122,7 @@ def build_graph(
         readers_copy = ws.readers_copy if persist else None
     manifest = manifest_graph(base)
     state = f"{MAPPING_VERSION} {base} {hashlib.sha256(ONTOLOGY_FILE.read_bytes()).hexdigest()}"
-    old_state = [q.object.value for q in store.quads_for_pattern(manifest, STATE, None, manifest)]
+    old_state = [str(getattr(q.object, "value", "")) for q in store.quads_for_pattern(manifest, STATE, None, manifest)]
     rebuild_all = old_state != [state]  # another mapping, base IRI or ontology: nothing is reusable
     interrupted = next(iter(store.quads_for_pattern(manifest, BUILDING, None, manifest)), None) is not None
     known, snapshot_valid = (
@@ -184,7 +188,9 @@ def build_graph(
     return result
 
 
-def _plan(names, known: dict, prefix: str, interrupted: bool, result: BuildResult) -> tuple[list, set[str]]:
+def _plan(
+    names: Iterable[tuple[str, str, str]], known: dict[str, str], prefix: str, interrupted: bool, result: BuildResult
+) -> tuple[list[tuple[Record, str]], set[str]]:
     """What this build does per record: ``(record, "added" | "changed" | "touch")`` for each record
     that is new or whose file changed (a touch when only its stat did), and the graph IRIs seen.
     Every record is read before anything is written.
@@ -192,7 +198,7 @@ def _plan(names, known: dict, prefix: str, interrupted: bool, result: BuildResul
     :raises InputError: with every record that cannot be read.
     """
     todo: list[tuple[Record, str]] = []
-    problems = []
+    problems: list[InputProblem] = []
     seen: set[str] = set()
     for kind, name, folder in names:
         graph_iri = f"{prefix}{kind}/{name[:-5]}"
@@ -218,20 +224,20 @@ def _plan(names, known: dict, prefix: str, interrupted: bool, result: BuildResul
 
 def _write_changes(
     store: Store,
-    todo: list,
+    todo: list[tuple[Record, str]],
     base: str,
-    entries: dict,
+    entries: dict[str, str],
     result: BuildResult,
     *,
     rebuild_all: bool,
     bulk: bool,
-    progress,
+    progress: Progress | None,
     total: int,
-) -> list:
+) -> list[InputProblem]:
     """Write each planned record's graph with its manifest entry in one transaction (a touch only
     renews the entry); the problems of records that could not be mapped, which stay as they were."""
     manifest, prefix = manifest_graph(base), f"{base}id/"
-    problems: list = []
+    problems: list[InputProblem] = []
     batch: list[Quad] = []
     for n, (record, what) in enumerate(todo, 1):
         graph = NamedNode(prefix + f"{record.kind}/{record.id}")
@@ -267,7 +273,9 @@ def _write_changes(
     return problems
 
 
-def _drop_gone(store: Store, gone: list[str], base: str, entries: dict, result: BuildResult, interrupted: bool) -> None:
+def _drop_gone(
+    store: Store, gone: list[str], base: str, entries: dict[str, str], result: BuildResult, interrupted: bool
+) -> None:
     """Remove the graphs of deleted records (graph first, then entry), and after an interrupted build
     any record graph no entry accounts for."""
     manifest, prefix = manifest_graph(base), f"{base}id/"
@@ -279,9 +287,9 @@ def _drop_gone(store: Store, gone: list[str], base: str, entries: dict, result: 
         entries.pop(iri, None)
         result.removed.append(iri[len(prefix) :])
     if interrupted:  # a graph no entry accounts for was being written or dropped when the build stopped
-        for graph in list(store.named_graphs()):
-            if graph.value.startswith(prefix) and graph.value not in entries:
-                store.remove_graph(graph)
+        for named in list(store.named_graphs()):
+            if isinstance(named, NamedNode) and named.value.startswith(prefix) and named.value not in entries:
+                store.remove_graph(named)
 
 
 #: what a record that passed its checks may still raise when mapped (a value the checks let through)
@@ -321,7 +329,10 @@ def _finish(
         store.add(Quad(manifest, STATE, Literal(state), manifest))
     # caveats derived to the end, with today's shapes (finding caveats are the findings of some of them)
     digest = shapes_digest(shape_dirs)
-    complete = any(q.object.value == digest for q in store.quads_for_pattern(manifest, CAVEATS_DONE, None, manifest))
+    complete = any(
+        getattr(q.object, "value", None) == digest
+        for q in store.quads_for_pattern(manifest, CAVEATS_DONE, None, manifest)
+    )
     if (
         rebuild_all
         or not complete
@@ -360,7 +371,7 @@ def _begin_changes(store: Store, manifest: NamedNode, readers_copy: Path | None)
 
 
 @contextmanager
-def _main_not_rerun():
+def _main_not_rerun() -> Iterator[None]:
     """While workers start: a spawned worker runs the parent's ``__main__`` again (as ``__mp_main__``)
     unless it cannot find it. The workers need nothing of it, and a user's script without an
     ``if __name__ == "__main__"`` guard would build again in each worker, each waiting for the lock
@@ -374,10 +385,17 @@ def _main_not_rerun():
         yield
     finally:
         if main is not None:
-            main.__dict__.update(saved)
+            main.__dict__.update(saved)  # type: ignore[arg-type]
 
 
-def _cold_load(store: Store, files, base: str, result: BuildResult, progress, entries: dict[str, str]) -> None:
+def _cold_load(
+    store: Store,
+    files: list[tuple[str, Path]],
+    base: str,
+    result: BuildResult,
+    progress: Progress | None,
+    entries: dict[str, str],
+) -> None:
     """Fill an empty store from many files: worker processes read, check and map the records to
     N-Quads text while this one bulk-loads it (Oxigraph parses it in Rust). On any input error
     the store is emptied again, as it was, and every problem is reported."""
@@ -407,7 +425,7 @@ def _cold_load(store: Store, files, base: str, result: BuildResult, progress, en
         raise InputError(problems)
 
 
-def _map_chunk(job) -> tuple[bytes, dict[str, str], list]:
+def _map_chunk(job: tuple[str, list[tuple[str, Path]]]) -> tuple[bytes, dict[str, str], list[InputProblem]]:
     """Worker: (base, [(kind, path)…]) -> (N-Quads of the records and their manifest entries,
     the entries by graph IRI, input problems)."""
     base, chunk = job
@@ -441,7 +459,7 @@ def content_graphs(store: Store, base: str = DEFAULT_BASE) -> list[NamedNode]:
     )
 
 
-def content_quads(store: Store, base: str = DEFAULT_BASE):
+def content_quads(store: Store, base: str = DEFAULT_BASE) -> Iterator[Quad]:
     """Every quad of the published dataset (see :func:`content_graphs`)."""
     for graph in content_graphs(store, base):
         yield from store.quads_for_pattern(None, None, None, graph)

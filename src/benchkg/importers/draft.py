@@ -566,7 +566,7 @@ def _draft(path: Path, names: Names) -> list[Draft]:
     source_id = page_id(path.stem)
     found = figures(text)
     title = heading or _headline(text) or path.stem
-    claims = groups(found) or [None]
+    claims: list[Group | None] = list(groups(found)) or [None]
     source = {"id": source_id, "name": _short(title, 200), "notes": f"Drafted by benchkg draft from {path.name}."}
     out = []
     for n, group in enumerate(claims, 1):
@@ -621,7 +621,7 @@ def _claim(
     record: dict = {"id": claim_id, "title": _short(title, 200)}
     undecided: list[str] = []
     lead = group.lead if group else None
-    if lead:
+    if lead and group:
         scopes = [_clause_text(lead), lead.sentence, _paragraph(text, lead.sentence)]
         scopes += [r.sentence for r in group.restated]
     else:
@@ -630,7 +630,7 @@ def _claim(
         scopes.append(title)
     _what_was_measured(record, text, scopes, names, undecided)
     _on_what(record, text, scopes, names, found, undecided, lead)
-    if lead:
+    if lead and group:
         value = lead.mention.value if lead.mention.range_low is None else lead.mention.range_low
         record.update({"metric": "throughput", "value": _number(value), "unit": lead.unit, "scope": lead.scope})
         if lead.mention.range_low is not None:
@@ -781,7 +781,7 @@ def _nearest(scopes: list[str], text: str, find) -> list:
 def _suite(record: dict, text: str, here: str, sentence: str, names: Names, undecided: list[str]) -> None:
     """The suite the text names, those near the claim's number first, and a version the number's own
     sentence gives first of all ("our v5.1 result of 800,000 tokens/s"), MLPerf named or not."""
-    suites = {}
+    suites: dict[str, int] = {}
     for m in _SUITE.finditer(text):
         family = (m.group("pre") or m.group("post") or "Inference").lower()
         suite_id = f"mlperf-{family}-v{m.group('version')}"

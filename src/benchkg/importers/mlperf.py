@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from benchkg.importers import common
@@ -78,13 +79,15 @@ SOURCES = {
 }
 
 
-def interconnect_rules() -> tuple[dict, list[tuple[re.Pattern, list[str]]], set[str]]:
+def interconnect_rules() -> tuple[dict[str, Any], list[tuple[re.Pattern[str], list[str]]], set[str]]:
     table = json.loads((TABLES / "interconnects.json").read_text(encoding="utf-8"))
     rules = [(re.compile(r["pattern"], re.I), r["ids"]) for r in table["rules"]]
     return table["interconnects"], rules, set(table["none"])
 
 
-def fabric_ids(text: str, rules, none: set[str], report: ImportReport) -> list[str]:
+def fabric_ids(
+    text: str, rules: list[tuple[re.Pattern[str], list[str]]], none: set[str], report: ImportReport
+) -> list[str]:
     """Interconnect ids a system-description text names (by the reviewed rules)."""
     text = (text or "").strip()
     if text in none or not text:
@@ -124,6 +127,7 @@ def model_and_accuracy(model: str) -> tuple[str, str | None, str | None]:
     (('llama2-70b', '99.9', None), ('llama2-70b', '99', 'interactive'))
     """
     m = re.match(r"^(.*?)(?:-(99(?:\.9)?))?$", model)
+    assert m is not None  # (the pattern matches any text)
     base, tier = m.group(1), m.group(2)
     if base.endswith("-interactive"):
         return base[: -len("-interactive")], tier, "interactive"
@@ -283,7 +287,9 @@ class _Round:
     version: str
     table: dict = field(default_factory=accelerator_table)
     aliases: dict = field(init=False)
-    fabric_rules: tuple = field(default_factory=interconnect_rules)
+    fabric_rules: tuple[dict[str, Any], list[tuple[re.Pattern[str], list[str]]], set[str]] = field(
+        default_factory=interconnect_rules
+    )
     used: dict = field(
         default_factory=lambda: {
             k: set() for k in ("accelerators", "organizations", "models", "formats", "engines", "interconnects")
@@ -380,9 +386,9 @@ def _claim(state: _Round, round_dir: Path, row: dict, report: ImportReport) -> d
         state.descriptions[system_path] = _system_description(system_path)
     system = state.descriptions[system_path]
     parts, accelerator_count, notes = compute_device(row, system)
-    acc_ids = [state.aliases.get(name.lower()) for name, _ in parts]
-    unit = UNITS.get(row.get("Performance_Units"))
-    if _skipped(row, parts, acc_ids, unit, accelerator_count, report):
+    acc_ids: list[Any] = [state.aliases.get(name.lower()) for name, _ in parts]
+    unit = UNITS.get(str(row.get("Performance_Units")))
+    if _skipped(row, parts, acc_ids, unit, accelerator_count, report) or unit is None or accelerator_count is None:
         return None
     fabric = _fabric(state, system, report)
     system_type = row["Suite"].split(",") if "," in row["Suite"] else row["Suite"]
@@ -451,7 +457,8 @@ def _fabric(state: _Round, system: dict | None, report: ImportReport) -> list[st
     fabric: list[str] = []
     if system:
         for key in ("accelerator_interconnect", "accelerator_host_interconnect", "host_networking"):
-            fabric += fabric_ids(system.get(key, ""), *state.fabric_rules[1:], report)
+            _, rules, none = state.fabric_rules
+            fabric += fabric_ids(system.get(key, ""), rules, none, report)
     return list(dict.fromkeys(fabric))
 
 

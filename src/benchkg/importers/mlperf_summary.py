@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from benchkg.importers import common
 from benchkg.kernel.errors import InputError, InputProblem
@@ -81,7 +82,8 @@ def read_summary(summary: Path) -> tuple[list[dict], dict[tuple[str, str, str], 
         row_is="a result",
         hint="is this MLPerf v6.1's summary.json?",
     )
-    rows, systems = [], {}
+    rows: list[dict[Any, Any]] = []
+    systems: dict[tuple[str, str, str], dict[Any, Any]] = {}
     for row in ordered:
         rows.append(_row(row))
         systems.setdefault((row["Division"], row["Organization"], row["Platform"]), _description(row))

@@ -11,8 +11,11 @@ import os
 import types
 import typing
 from pathlib import Path
+from typing import Any, Callable, TypeVar, cast
 
 from benchkg.kernel.errors import UsageError
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: what each plain annotation accepts (a path may be given as text; a float as a whole number)
 _ACCEPTS = {
@@ -27,11 +30,12 @@ _ACCEPTS = {
 _NAMES = {str: "text", int: "a whole number", float: "a number", bool: "True or False", Path: "a path", dict: "a dict"}
 
 
-def _plain(hint) -> tuple[tuple[type, ...], list[str]] | None:
+def _plain(hint: Any) -> tuple[tuple[type, ...], list[str]] | None:
     """The types ``hint`` accepts and how to say them, or None when it is not a plain annotation."""
     origin = typing.get_origin(hint)
     parts = typing.get_args(hint) if origin in (typing.Union, types.UnionType) else (hint,)
-    accepted, said = [], []
+    accepted: list[type] = []
+    said: list[str] = []
     for part in parts:
         base = typing.get_origin(part) or part
         if base not in _ACCEPTS:
@@ -44,7 +48,7 @@ def _plain(hint) -> tuple[tuple[type, ...], list[str]] | None:
     return tuple(accepted), said
 
 
-def checked(function):
+def checked(function: F) -> F:
     """Check a call's arguments against ``function``'s plain annotations first.
 
     >>> @checked
@@ -61,12 +65,12 @@ def checked(function):
     signature = inspect.signature(function)
 
     @functools.cache
-    def plans() -> dict:
+    def plans() -> dict[str, tuple[tuple[type, ...], list[str]]]:
         hints = typing.get_type_hints(function)
         return {name: plan for name, hint in hints.items() if name != "return" for plan in [_plain(hint)] if plan}
 
     @functools.wraps(function)
-    def call(*args, **kwargs):
+    def call(*args: Any, **kwargs: Any) -> Any:
         bound = signature.bind_partial(*args, **kwargs)
         for name, value in bound.arguments.items():
             plan = plans().get(name)
@@ -82,10 +86,10 @@ def checked(function):
                 )
         return function(*args, **kwargs)
 
-    return call
+    return cast(F, call)
 
 
-def sequence_of_text(value, name: str, where: str) -> tuple[str, ...]:
+def sequence_of_text(value: object, name: str, where: str) -> tuple[str, ...]:
     """``value`` as a tuple of text: a list or tuple of ``str`` (one ``str`` would be read letter by letter).
 
     >>> sequence_of_text(["round=6.1"], "where", "results")

@@ -8,8 +8,8 @@ exceptions.
 from __future__ import annotations
 
 import errno
+import os
 from dataclasses import dataclass
-from pathlib import Path
 
 
 class BenchkgError(Exception):
@@ -22,7 +22,7 @@ class BenchkgError(Exception):
 class InputProblem:
     """One thing wrong with one input file: where, which field, what to do."""
 
-    path: Path
+    path: str | os.PathLike[str] | None
     line: int | None
     field: str
     message: str
@@ -55,7 +55,7 @@ class InputError(BenchkgError):
         super().__init__("\n".join(str(p) for p in problems))
 
     @classmethod
-    def at(cls, path, line: int | None, pointer: str, message: str) -> InputError:
+    def at(cls, path: str | os.PathLike[str] | None, line: int | None, pointer: str, message: str) -> InputError:
         """The error of one problem: in ``path`` at ``line`` (or None), field ``pointer`` (a JSON pointer).
 
         >>> str(InputError.at("data/models/m.json", 3, "/name", "expected a string"))
@@ -109,7 +109,8 @@ def cannot_write(error: BaseException) -> str | None:
     why = write_refused(error)
     if why is None:
         return None
-    where = f" {error.filename}" if getattr(error, "filename", None) else ""
+    filename = getattr(error, "filename", None)
+    where = f" {filename}" if filename else ""
     return f"cannot write{where}: {why}"
 
 
@@ -118,4 +119,4 @@ def write_refused(error: BaseException) -> str | None:
     if not isinstance(error, OSError):
         return None
     code = error.errno or next((c for words, c in _WORDS if words in str(error)), None)  # RocksDB's have none
-    return _CANNOT_WRITE.get(code)
+    return _CANNOT_WRITE.get(code) if code is not None else None

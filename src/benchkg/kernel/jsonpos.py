@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _SCALAR = re.compile(r"[^\s,\]}]+")
@@ -39,7 +40,7 @@ def pointer_lines(text: str) -> dict[str, int]:
     lines: dict[str, int] = {"": 1}
     line = 1
     # each frame: [pointer, is_object, key or index, expecting a key/value start]
-    stack: list[list] = []
+    stack: list[list[Any]] = []
     pending: str | None = None  # pointer of the value about to start
     for m in _TOKENS.finditer(text):
         tok = m.group(0)

@@ -55,7 +55,7 @@ class Mention:
     per_accelerator: bool = False
     range_low: Decimal | None = None  # the high end of a range ("1.2–1.4M"): its low end
 
-    def states(self, value) -> bool:
+    def states(self, value: Decimal | int | float | str) -> bool:
         """Whether ``value`` is what this mention says, within its precision."""
         return self.low <= Decimal(value) <= self.high
 
@@ -83,7 +83,7 @@ def mentions(text: str) -> list[Mention]:
     >>> [m.range_low for m in mentions("between 5,000 and 6,000 tokens/s; 8 and 9 GPUs")]
     [None, Decimal('5000'), None, None]
     """
-    out = []
+    out: list[Mention] = []
     for m in _NUMBER.finditer(text):
         digits = re.sub(_SEPARATOR, "", m.group("digits"))
         try:
@@ -136,7 +136,7 @@ def mentions(text: str) -> list[Mention]:
     return out
 
 
-def stating(text: str, value) -> Mention | None:
+def stating(text: str, value: Decimal | int | float | str) -> Mention | None:
     """The first mention in ``text`` that states ``value`` (within its precision), if any.
 
     >>> stating("910621.36 output tokens/s (aggregate across all 72 GPUs)", Decimal("910621.36")).per_accelerator

@@ -4,6 +4,7 @@ window of them, whichever engine answered."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -17,11 +18,13 @@ class Results:
     """
 
     vars: list[str]
-    rows: list[dict]
+    rows: list[dict[str, Any]]
     total: int | None = None
     more: bool = False
-    claim_rows: list[tuple] | None = None
-    extra: dict = field(default_factory=dict)  # what a "#+ then:" step gives beside the rows (the curves of a chart)
+    claim_rows: list[tuple[Any, ...]] | None = None
+    extra: dict[str, Any] = field(
+        default_factory=dict
+    )  # what a "#+ then:" step gives beside the rows (the curves of a chart)
 
     @property
     def count(self) -> int:

@@ -119,7 +119,8 @@ def is_update(text: str) -> bool:
     False
     """
     code = _TOKEN.sub(lambda m: " " if m.group(0).startswith("#") else m.group(0), text)  # comments out
-    return bool(_UPDATE.match(code, _PROLOGUE.match(code).end()))
+    prologue = _PROLOGUE.match(code)
+    return bool(_UPDATE.match(code, prologue.end() if prologue else 0))
 
 
 def check_depth(text: str, where: str) -> None:
@@ -170,11 +171,11 @@ def uses_service(text: str) -> bool:
     except Exception:  # noqa: BLE001 - pyparsing's and rdflib's own errors: unreadable, so not run
         return True
 
-    def calls(node) -> bool:
+    def calls(node: object) -> bool:
         if isinstance(node, CompValue):
             return node.name == "ServiceGraphPattern" or any(calls(v) for v in node.values())
         if isinstance(node, (list, tuple)) or hasattr(node, "asList"):
-            return any(calls(v) for v in node)
+            return any(calls(v) for v in node)  # type: ignore[attr-defined]  # (a ParseResults iterates)
         return False
 
     return calls(tree)

@@ -113,10 +113,10 @@ def request(
     method: str,
     url: str,
     body: bytes | None = None,
-    headers: dict | None = None,
+    headers: dict[str, str] | None = None,
     timeouts: Timeouts = Timeouts(),
     max_bytes: int = MAX_ANSWER_BYTES,
-) -> tuple[int, dict, bytes]:
+) -> tuple[int, dict[str, str], bytes]:
     """Send one request to exactly ``url``; (status, headers, body) of a 2xx answer.
 
     :raises ConnectFailed, TimedOut, Redirected, HTTPStatusError: see the module's doc.
@@ -162,16 +162,15 @@ def request(
         conn.close()
 
 
-def _connection(parts, connect_s: float) -> http.client.HTTPConnection:
+def _connection(parts: urllib.parse.SplitResult, connect_s: float) -> http.client.HTTPConnection:
     """An HTTP or HTTPS (certificates checked) connection to the URL's host, not yet opened."""
+    host = parts.hostname or ""  # (check_url has refused a URL without a host)
     if parts.scheme == "https":
-        return http.client.HTTPSConnection(
-            parts.hostname, parts.port, timeout=connect_s, context=ssl.create_default_context()
-        )
-    return http.client.HTTPConnection(parts.hostname, parts.port, timeout=connect_s)
+        return http.client.HTTPSConnection(host, parts.port, timeout=connect_s, context=ssl.create_default_context())
+    return http.client.HTTPConnection(host, parts.port, timeout=connect_s)
 
 
-def _deadline(conn, total_s: float) -> tuple[threading.Timer, threading.Event]:
+def _deadline(conn: http.client.HTTPConnection, total_s: float) -> tuple[threading.Timer, threading.Event]:
     """A started timer that, after ``total_s``, sets the event and shuts the connection's socket (which
     wakes a read waiting for the next trickle); cancel it when the request is done."""
     expired = threading.Event()
@@ -191,7 +190,7 @@ def _deadline(conn, total_s: float) -> tuple[threading.Timer, threading.Event]:
     return timer, expired
 
 
-def _read(response, max_bytes: int, expired: threading.Event) -> bytes:
+def _read(response: http.client.HTTPResponse, max_bytes: int, expired: threading.Event) -> bytes:
     out = bytearray()
     while True:
         chunk = response.read(65536)

@@ -96,7 +96,7 @@ def describe(
     if endpoint:
         _service(out, ds, endpoint, base)
     prefixes = {"void": VOID, "dcat": DCAT, "dcterms": DCT, "foaf": FOAF, "xsd": XSD, "bk": BK}
-    return serialize(out.triples, format=RdfFormat.TURTLE, prefixes=prefixes)
+    return serialize(out.triples, format=RdfFormat.TURTLE, prefixes=prefixes) or b""
 
 
 RDF_TYPE = PREFIXES["rdf"] + "type"

@@ -4,6 +4,7 @@ of each kind (a table, and as RDF an LDP container), and the ontology page."""
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from pyoxigraph import Literal, NamedNode, Triple
 
@@ -16,7 +17,7 @@ from benchkg.records.schema import CLASSES, KINDS
 LDP = "http://www.w3.org/ns/ldp#"
 
 #: kind -> columns of its index table: (header, path of predicates from the record)
-COLUMNS = {
+COLUMNS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
     "benchmarks": [
         ("Model", (BK + "model",)),
         ("Accelerator", (BK + "accelerator",)),
@@ -199,8 +200,9 @@ def kind_index(g: SiteGraph, kind: str, iris: list[str]) -> str:
     root = "../../"
     r = Renderer(g, root)
     columns = COLUMNS.get(kind, [])
-    rows, terms = [], [[] for _ in columns]
-    for iri in sorted(iris, key=lambda i: g.labels.get(i, i).lower()):
+    rows: list[list[str]] = []
+    terms: list[list[Any]] = [[] for _ in columns]
+    for iri in sorted(iris, key=lambda i: (g.labels.get(i) or i).lower()):
         row = [link(f"{g.kind_id(iri)[1]}/index.html", g.labels.get(iri, g.kind_id(iri)[1]))]
         for i, (_, path) in enumerate(columns):
             values = g.all(iri, *path)

@@ -7,6 +7,7 @@ export never leaves a half-written file.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pyoxigraph import RdfFormat, serialize
 
@@ -56,16 +57,12 @@ def serialize_graph(store, fmt: str, base: str = DEFAULT_BASE) -> bytes:
         "nq": RdfFormat.N_QUADS,
     }.get(fmt)
     # one stable order, whatever order the store keeps: the same data gives the same bytes
-    quads = sorted(content_quads(store, base), key=lambda q: (q.graph_name.value, str(q)))
+    quads = sorted(content_quads(store, base), key=lambda q: (str(getattr(q.graph_name, "value", "")), str(q)))
     if fmt == "jsonld":
         return jsonld.dumps(jsonld.document(quads))
-    if FORMATS[fmt][1]:
-        items = quads
-    else:
-        items = sorted({q.triple for q in quads}, key=str)
+    items: list[Any] = quads if FORMATS[fmt][1] else sorted({q.triple for q in quads}, key=str)
     prefixes = DATA_PREFIXES if fmt in ("ttl", "trig") else None
-    kwargs = {"prefixes": prefixes} if prefixes else {}
-    return serialize(items, format=rdf_format, **kwargs) or b""
+    return serialize(items, format=rdf_format, prefixes=prefixes) or b""
 
 
 def refuse_inside(out: Path, data_dir: Path) -> None:

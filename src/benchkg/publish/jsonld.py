@@ -76,11 +76,12 @@ def generate_context() -> dict:
     for kind in ("ObjectProperty", "DatatypeProperty"):
         for q in store.quads_for_pattern(None, NamedNode(RDF_TYPE), NamedNode(owl + kind), None):
             ranges = [
-                r.object.value
+                str(getattr(r.object, "value", ""))
                 for r in store.quads_for_pattern(q.subject, NamedNode(PREFIXES["rdfs"] + "range"), None, None)
             ]
-            if q.subject.value.startswith(BK):
-                range_of[q.subject.value] = (kind, ranges[0] if ranges else None)
+            subject = str(getattr(q.subject, "value", ""))
+            if subject.startswith(BK):
+                range_of[subject] = (kind, ranges[0] if ranges else None)
     ctx: dict = {"@version": 1.1, "@protected": True}
     ctx.update(DATA_PREFIXES)
     ctx["id"] = "@id"

@@ -7,6 +7,8 @@ No page loads anything from another host; only the index page runs a script (sea
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from html import escape
 
 from benchkg.kernel.version import __version__
@@ -44,7 +46,12 @@ def link(href: str | None, text: str, **attrs) -> str:
 
 
 def page(
-    title: str, body: str, root: str, crumbs: list[tuple[str, str | None]] = (), head: str = "", scripts: list[str] = ()
+    title: str,
+    body: str,
+    root: str,
+    crumbs: Sequence[tuple[str, str | None]] = (),
+    head: str = "",
+    scripts: Sequence[str] = (),
 ) -> str:
     """A whole HTML page: header navigation, breadcrumb, ``<main>`` and footer."""
     nav = "".join(f"<li>{link(root + path, label)}</li>" for label, path in NAV)
@@ -82,7 +89,11 @@ figures from Epoch AI (CC BY 4.0) · {link(root + "void.ttl", "dataset descripti
 
 
 def table(
-    headers: list[str], rows: list[list[str]], caption: str = "", numeric: set[int] = frozenset(), cls_: str = ""
+    headers: list[str],
+    rows: list[list[str]],
+    caption: str = "",
+    numeric: AbstractSet[int] = frozenset(),
+    cls_: str = "",
 ) -> str:
     """A table of already-rendered cells; columns in ``numeric`` are right-aligned and never wrap, a
     heading may break after an underscore (so seventeen columns fit a 1280 px window).

@@ -37,6 +37,7 @@ def query_page(g: SiteGraph, store, saved, out_dir: Path) -> tuple[str, bool]:
     parts.append(_comparison_caveats(answer.caveats, root))
     parts.append(_claim_gotchas(g, results, root))
     disclosure = answer.disclosure
+    assert disclosure is not None  # (asked for: cite=True)
     shown = with_marks(results, disclosure) if disclosure.notes else results
     parts.append(
         "<h2>Rows</h2>"
@@ -149,7 +150,8 @@ def rows_tables(r, saved, results) -> str:
     texts = {v: [short(row.get(v)) for row in results.rows] for v in results.vars}
     importance = ("cite",) + saved.columns  # the footnote marks stay beside the numbers they cite
     order = [v for v in importance if v in results.vars] + [v for v in results.vars if v not in importance]
-    shown, used = set(), 0
+    shown: set[str] = set()
+    used = 0
     for v in order:
         px = column_px(v, texts[v], results.vars.index(v) in numeric)
         if used + px <= TABLE_PX or not shown:

@@ -36,7 +36,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from multiprocessing import forkserver
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, cast
 
 from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat, serialize
 
@@ -233,10 +233,10 @@ def _evaluate(store_path: Path, query: str, accept: str, fmt: str, max_bytes: in
             mime = "text/html; charset=utf-8"
         else:
             mime, name = next(((m, f) for m, f in RESULT_FORMATS if m in accept), RESULT_FORMATS[0])
-            result.serialize(output=out, format=getattr(QueryResultsFormat, name))
+            result.serialize(output=cast(IO[bytes], out), format=getattr(QueryResultsFormat, name))
     else:
         rdf = RdfFormat.TURTLE if "turtle" in accept else RdfFormat.N_TRIPLES
-        serialize(result, output=out, format=rdf)
+        serialize(result, output=cast(IO[bytes], out), format=rdf)
         mime = rdf.media_type
     return 200, mime, bytes(out.buffer)
 
@@ -320,8 +320,9 @@ class Handler(BaseHTTPRequestHandler):
         self._send(status, message.encode(), "text/plain; charset=utf-8")
 
     def _names(self) -> set[str]:
-        port = self.server.server_address[1]
-        hosts = {"127.0.0.1", "localhost", "[::1]", self.server.server_address[0], *self.limits.hosts}
+        address: Any = self.server.server_address  # (host, port): an IP server's
+        port = address[1]
+        hosts = {"127.0.0.1", "localhost", "[::1]", address[0], *self.limits.hosts}
         return {f"{h}:{port}" for h in hosts} | set(self.limits.hosts)
 
     def _checked(self, post: bool) -> bool:

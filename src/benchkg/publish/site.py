@@ -26,8 +26,10 @@ import os
 import shutil
 import tempfile
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pyoxigraph import RdfFormat, parse, serialize
 
@@ -133,17 +135,20 @@ def _own_claims(g: SiteGraph, store, saved: dict, own: list[str]) -> str:
     ``vendor-vs-audited`` with its defaults), the ratio of the two per accelerator, and the audited
     result; a claim with none says so."""
     query = saved.get("vendor-vs-audited")
-    rows = {}
+    rows: dict[str, Any] = {}
     if query is not None:
         for row in run_query(store, query, {}, base=g.base).rows:
             rows.setdefault(row["vendor_claim"].value, row)
     r = Renderer(g, "")
-    cells, counted = [], {}
+    cells: list[Any] = []
+    counted: dict[str, int] = {}
     for claim in sorted(own):
         iri = f"{g.prefix}benchmarks/{claim}"
-        row = rows.get(iri)
+        found: Any = rows.get(iri)
         verdict = (
-            VERDICTS.get(row["verdict"].value, row["verdict"].value) if row else "no audited result to set it against"
+            VERDICTS.get(found["verdict"].value, found["verdict"].value)
+            if found
+            else "no audited result to set it against"
         )
         counted[verdict] = counted.get(verdict, 0) + 1
         cells.append(
@@ -151,12 +156,12 @@ def _own_claims(g: SiteGraph, store, saved: dict, own: list[str]) -> str:
                 link(f"id/benchmarks/{claim}/index.html", g.labels.get(iri, claim)),
                 r.values(g.all(iri, BK + "model")),
                 r.values(g.all(iri, BK + "scenario")),
-                esc(format_number(row["vendor_per_accelerator"].value)) if row else "",
-                esc(format_number(row["audited_per_accelerator"].value)) if row else "",
-                esc(short(row["unit"])) if row and "unit" in row else "",
-                esc(ratio_cell(row["ratio"])) if row and "ratio" in row else "",
+                esc(format_number(found["vendor_per_accelerator"].value)) if found else "",
+                esc(format_number(found["audited_per_accelerator"].value)) if found else "",
+                esc(short(found["unit"])) if found and "unit" in found else "",
+                esc(ratio_cell(found["ratio"])) if found and "ratio" in found else "",
                 esc(verdict),
-                r.term(row["audited_claim"]) if row and "audited_claim" in row else "",
+                r.term(found["audited_claim"]) if found and "audited_claim" in found else "",
             ]
         )
     said = "; ".join(f"{n} {v}" for v, n in sorted(counted.items(), key=lambda kv: -kv[1]))
@@ -194,7 +199,7 @@ def build_site(
     findings=(),
     progress=None,
     published_at: str = PUBLISHED_AT,
-    own_claims: list[str] = (),
+    own_claims: Sequence[str] = (),
 ) -> SiteReport:
     """Write the static site for ``store`` (built from ``data_dir``) to ``out``.
 
@@ -306,7 +311,7 @@ def _write_kind_indexes(g: SiteGraph, out: Path, by_kind: dict[str, list[str]], 
             triples = kind_container(g, kind, sorted(iris))
             prefixes = {**DATA_PREFIXES, "ldp": LDP}
             (out / "id" / kind / "index.ttl").write_bytes(
-                serialize(triples, format=RdfFormat.TURTLE, prefixes=prefixes)
+                serialize(triples, format=RdfFormat.TURTLE, prefixes=prefixes) or b""
             )
             doc = jsonld.document(triples, context_ref="../../context/v1.jsonld", named_graphs=False)
             (out / "id" / kind / "index.jsonld").write_bytes(jsonld.dumps(doc))

@@ -160,19 +160,21 @@ class Renderer:
             if record == self.here and fragment:
                 return link(f"#{fragment}", fragment)
             text = self.g.labels.get(record, self.g.kind_id(iri)[1]) + (f" › {fragment}" if fragment else "")
-            return link(self.root + entity_path(iri, self.g.base), text)
+            return link(self.root + (entity_path(iri, self.g.base) or ""), text)
         if iri in UNIT_NAMES:
-            href = self.root + entity_path(iri) if iri.startswith(BK) else iri
+            href = self.root + (entity_path(iri) or "") if iri.startswith(BK) else iri
             return link(href, UNIT_NAMES[iri], title=iri)
         if iri.startswith(BK):
             return link(
-                self.root + entity_path(iri), self.g.labels.get(iri, iri[len(BK) :]), title="bk:" + iri[len(BK) :]
+                self.root + (entity_path(iri) or ""),
+                self.g.labels.get(iri, iri[len(BK) :]),
+                title="bk:" + iri[len(BK) :],
             )
         return link(iri, jsonld.compact_iri(iri))
 
     def predicate(self, iri: str) -> str:
         text = self.g.labels.get(iri) or jsonld.compact_iri(iri)
-        href = self.root + entity_path(iri) if iri.startswith(BK) else iri
+        href = self.root + (entity_path(iri) or "") if iri.startswith(BK) else iri
         return link(href, text, title=jsonld.compact_iri(iri))
 
     def values(self, terms: list) -> str:

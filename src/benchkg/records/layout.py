@@ -20,6 +20,7 @@ import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from benchkg.kernel.errors import InputError, InputProblem
 from benchkg.kernel.resources import QUERIES_DIR, REFERENCE_DIR, REFERENCE_KINDS, SHAPES_DIR
@@ -43,7 +44,7 @@ class Layout:
         return (self.data,) + ((self.reference,) if self.reference else ())
 
 
-def read_config(path: Path) -> dict:
+def read_config(path: Path) -> dict[str, Any]:
     """The ``[benchkg]`` table of a ``benchkg.toml``.
 
     >>> import tempfile, pathlib

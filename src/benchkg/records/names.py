@@ -12,6 +12,7 @@ import bisect
 import difflib
 import json
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -114,7 +115,7 @@ class Spans:
     (True, False, True, True, False)
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.starts: list[int] = []
         self.ends: list[int] = []
 
@@ -133,7 +134,7 @@ class Spans:
         return True
 
 
-def names_of(folders, kinds=NAMED_KINDS) -> Names:
+def names_of(folders: Iterable[Path], kinds: Iterable[str] = NAMED_KINDS) -> Names:
     """The names of every record of ``kinds`` in the record folders ``folders`` (a data folder and the
     reference set it uses), read from the files: ids, ``name``, ``title`` (sources) and ``aliases``."""
     out = Names()
@@ -152,7 +153,7 @@ def names_of(folders, kinds=NAMED_KINDS) -> Names:
                     continue
                 if not isinstance(data, dict):
                     continue
-                aliases = data.get("aliases") if isinstance(data.get("aliases"), list) else []
+                aliases: list[object] = data["aliases"] if isinstance(data.get("aliases"), list) else []
                 out.add(kind, path.stem, *(n for n in [data.get("name"), *aliases] if isinstance(n, str)))
                 per_unit = data.get("accelerators_per_unit")
                 if kind == "accelerators" and data.get("kind") in ("rack", "system") and isinstance(per_unit, int):
@@ -177,7 +178,7 @@ class Resolved:
         return "" if self.typed == self.id else f"{self.typed!r} is {self.kind}/{self.id}"
 
 
-def resolve(names: Names, kinds, typed: str, what: str = "") -> Resolved:
+def resolve(names: Names, kinds: Sequence[str], typed: str, what: str = "") -> Resolved:
     """The one record of ``kinds`` that ``typed`` names: an id, a name or an alias, in any case.
 
     >>> n = Names(); n.add("organizations", "oracle", "Oracle"); n.add("accelerators", "nvidia-h100-sxm", "NVIDIA H100-SXM-80GB")

@@ -18,9 +18,11 @@ import os
 import re
 import stat
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
+from typing import Any, NoReturn
 from urllib.parse import urlparse
 
 from benchkg.kernel.errors import InputError, InputProblem
@@ -40,7 +42,7 @@ class Record:
     kind: str
     id: str
     path: Path
-    data: dict
+    data: dict[str, Any]
     digest: str = ""
     #: the file's state when its bytes were read (:func:`stat_key`): what a build records beside the digest
     stat: str = ""
@@ -58,7 +60,7 @@ class _Reject(Exception):
         self.pointer, self.message, self.line = pointer, message, line
 
 
-def _no_constant(name: str):
+def _no_constant(name: str) -> NoReturn:
     raise _Reject("", f"{name} is not a number JSON allows; write a finite number or omit the field")
 
 
@@ -109,7 +111,7 @@ class _BadNumber(_Reject):
         self.text = text
 
 
-def _number(text: str):
+def _number(text: str) -> int | Decimal:
     try:
         return bounded_number(text)
     except ValueError as e:
@@ -127,8 +129,8 @@ def _constant_place(text: str) -> tuple[str, int | None]:
     return "/" + m.group(1), text.count("\n", 0, m.start()) + 1
 
 
-def _pairs(pairs: list[tuple[str, object]]) -> dict:
-    out: dict = {}
+def _pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    out: dict[str, object] = {}
     for key, value in pairs:
         if key in out:
             raise _Reject("", f"duplicate key {key!r}", None)
@@ -136,7 +138,7 @@ def _pairs(pairs: list[tuple[str, object]]) -> dict:
     return out
 
 
-def parse_json(raw: bytes) -> dict:
+def parse_json(raw: bytes) -> dict[str, Any]:
     """Parse one record file strictly: UTF-8 without BOM, one object, no NaN/Infinity, no
     duplicate keys; decimals stay exact.
 
@@ -187,7 +189,7 @@ def parse_json(raw: bytes) -> dict:
     return data
 
 
-def _depth(value, limit: int = MAX_DEPTH + 1) -> int:
+def _depth(value: object, limit: int = MAX_DEPTH + 1) -> int:
     """How deep ``value`` nests (counted up to ``limit``)."""
     if limit <= 0 or not isinstance(value, (dict, list)):
         return 0
@@ -195,7 +197,7 @@ def _depth(value, limit: int = MAX_DEPTH + 1) -> int:
     return 1 + max((_depth(v, limit - 1) for v in items), default=0)
 
 
-def _lone_surrogate(value, pointer: str = "") -> str | None:
+def _lone_surrogate(value: object, pointer: str = "") -> str | None:
     r"""The JSON pointer of the first string (or key) holding a lone surrogate, if any.
 
     >>> _lone_surrogate({"a": ["ok", "x\ud800"]})
@@ -256,7 +258,7 @@ def reserved_id(record_id: str) -> str:
     return ""
 
 
-def whole_numbers(value, fields: dict[str, Field]):
+def whole_numbers(value: dict[str, Any], fields: dict[str, Field]) -> dict[str, Any]:
     """``value`` with every whole-number field that JSON wrote with a fraction or an exponent (72.0,
     7.2e1) as the int it is (``check_fields`` has let only integral ones through).
 
@@ -271,7 +273,7 @@ def whole_numbers(value, fields: dict[str, Field]):
     return out
 
 
-def _whole(item, spec: Field):
+def _whole(item: object, spec: Field) -> object:
     if spec.type == "int" and isinstance(item, Decimal):
         return int(item)
     if spec.type == "obj" and isinstance(item, dict):
@@ -281,13 +283,13 @@ def _whole(item, spec: Field):
     return item
 
 
-def _suggest(name: str, choices) -> str:
+def _suggest(name: str, choices: Iterable[str]) -> str:
     close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def check_fields(
-    data: dict, fields: dict[str, Field], pointer: str = "", shapes: frozenset[str] | None = None
+    data: dict[str, Any], fields: dict[str, Field], pointer: str = "", shapes: frozenset[str] | None = None
 ) -> list[tuple[str, str]]:
     """Type-check ``data`` against ``fields``; return (pointer, message) for each problem.
     ``shapes`` are the shape names a field may name (benchkg's by default).
@@ -318,7 +320,11 @@ _JSON_TYPE = {
 }
 
 
-def _check_value(value, spec: Field, where: str, shapes: frozenset[str] | None = None) -> list[tuple[str, str]]:
+def _check_value(
+    value: object, spec: Field | None, where: str, shapes: frozenset[str] | None = None
+) -> list[tuple[str, str]]:
+    if spec is None:  # (a list's items always have a spec)
+        return []
     got = _JSON_TYPE.get(type(value), type(value).__name__)
     if value is None:
         return [(where, "null is not allowed; omit the field, or list it in omitted_by_source")]
@@ -469,7 +475,7 @@ def read_record(path: Path, kind: str) -> Record:
     :raises InputError: naming the file, line and field of every problem.
     """
 
-    def fail(problems: list[tuple[str, str, int | None]]):
+    def fail(problems: list[tuple[str, str, int | None]]) -> NoReturn:
         lines = None
         out = []
         for pointer, message, line in problems:
@@ -498,11 +504,13 @@ def read_record(path: Path, kind: str) -> Record:
         except _Reject as e:
             if pause is None or raw or not state.startswith(RACY):
                 fail([(e.pointer, e.message, e.line or 1)])
-            time.sleep(pause)  # empty, and just changed: an editor is saving it (truncated, not yet written)
+            time.sleep(pause or 0)  # empty, and just changed: an editor is saving it (truncated, not yet written)
     shapes = None
     if kind == "gotchas":  # finding_shapes may name the data repository's own shapes too
         shapes = shape_names(layout_for(path.parent.parent).shape_dirs)
-    problems = [(p, m, None) for p, m in check_fields(data, SCHEMA[kind], shapes=shapes)]
+    problems: list[tuple[str, str, int | None]] = [
+        (p, m, None) for p, m in check_fields(data, SCHEMA[kind], shapes=shapes)
+    ]
     record_id = data.get("id")
     if "id" not in data:
         problems.append(("", f"missing 'id'; it must be the file's stem {path.stem!r}", 1))
@@ -514,7 +522,7 @@ def read_record(path: Path, kind: str) -> Record:
         data = whole_numbers(data, SCHEMA[kind])
     if problems:
         fail(problems)
-    return Record(kind, record_id, path, data, hashlib.sha256(raw).hexdigest(), state)
+    return Record(kind, str(record_id), path, data, hashlib.sha256(raw).hexdigest(), state)
 
 
 def record_names(data_dir: Path) -> list[tuple[str, str]]:
@@ -566,7 +574,7 @@ def record_names(data_dir: Path) -> list[tuple[str, str]]:
     return files
 
 
-def _not_a_regular_file(item: os.DirEntry) -> str | None:
+def _not_a_regular_file(item: os.DirEntry[str]) -> str | None:
     """What is wrong with a directory entry as a record file, if anything: only regular files (or
     links to them) are read; a FIFO would wait forever, a link to /dev/zero would fill memory."""
     try:

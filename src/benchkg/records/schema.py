@@ -418,7 +418,7 @@ def field_paths(fields: dict[str, Field] = BENCHMARK, prefix: str = "") -> dict[
     for name, spec in fields.items():
         out[prefix + name] = spec
         inner = spec.items if spec.type == "list" else spec
-        if inner.type == "obj":
+        if inner is not None and inner.type == "obj":
             out.update(field_paths(inner.fields, f"{prefix}{name}."))
     return out
 

@@ -308,6 +308,7 @@ def _run_check(store, check: Check, values: str) -> list[RawResult]:
             if name not in ("this", "value") and s[name] is not None:
                 message = message.replace("{?" + name + "}", _text(s[name]))
         value = s["value"] if "value" in names and s["value"] is not None else None
+        value_text: str | None
         if value is None and "value" not in names and check.query.startswith(("PREFIX", "SELECT *")):
             value_text = focus  # a SPARQL constraint without ?value reports the focus node
         else:
