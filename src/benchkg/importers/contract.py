@@ -30,13 +30,6 @@ from benchkg.kernel.errors import InputError, UsageError
 __all__ = ["GROUP", "Importer", "InputError", "Plain", "Progress", "Target", "importer", "registered", "run_import"]
 
 GROUP = "benchkg.importers"
-#: benchkg's own importers, found this way only when benchkg runs from a source tree that was never
-#: installed (no entry points to read); an installed benchkg reads them from its entry points
-BUILT_IN = {
-    "mlperf": "benchkg.importers.mlperf:IMPORTER",
-    "epoch": "benchkg.importers.epoch:IMPORTER",
-    "inferencex": "benchkg.importers.inferencex:IMPORTER",
-}
 
 Progress = Callable[[int, int], None]
 
@@ -108,8 +101,6 @@ def registered() -> dict[str, Importer]:
     :raises UsageError: for an entry point that does not load or is not an importer, naming it.
     """
     points = {p.name: p.value for p in metadata.entry_points(group=GROUP)}
-    for name, value in BUILT_IN.items():
-        points.setdefault(name, value)
     found = {}
     for name, value in sorted(points.items()):
         try:
@@ -133,7 +124,8 @@ def importer(name: str) -> Importer:
     """
     found = registered()
     if name not in found:
-        raise UsageError(f"no importer {name!r}; importers: {', '.join(found)} (benchkg import --list)")
+        known = ", ".join(found) or "none: is benchkg installed (pip install -e .)? its own are entry points too"
+        raise UsageError(f"no importer {name!r}; importers: {known} (benchkg import --list)")
     return found[name]
 
 
