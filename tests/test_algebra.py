@@ -4,7 +4,10 @@ each one command and no SPARQL, checked against MLCommons' summaries read a seco
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import shutil
 from collections import Counter
 from decimal import Decimal
 
@@ -287,3 +290,28 @@ def test_a_pair_of_a_run_column_holds_the_system_not_its_name(kg, record):
         if len({r.system for r in record.results if (r.submitter, r.platform, r.count, r.version) == k}) > 1
     }
     assert shared, "data/ has two systems of one submitter under one name (else this test could not fail)"
+
+
+def test_a_pair_of_latencies_keeps_the_fastest_of_each_side(tmp_path):
+    """Issue 41 (case 4): a pair kept the highest value on each side, which for a latency is the slowest.
+    Two v6.0 runs of one system (611.9 ms and a faster 550 ms, single-stream) beside its v6.1 run: side
+    a is the 550 ms one, and the ratio is the v6.1 latency ÷ 550."""
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    for name in (
+        "mlperf-6.0-0028-yolo-99-singlestream",
+        "mlperf-6.1-closed-dell-dell-pro-max-gb10x1-yolo-99-singlestream",
+    ):
+        shutil.copy(FULL_DATA / "benchmarks" / f"{name}.json", data / "benchmarks")
+    faster = json.loads((FULL_DATA / "benchmarks" / "mlperf-6.0-0028-yolo-99-singlestream.json").read_text())
+    faster.update(id="mlperf-6.0-0028-yolo-99-singlestream-2", value=550)
+    faster["sources"][0]["quote"] = "a second run at 550 ms"
+    (data / "benchmarks" / f"{faster['id']}.json").write_text(json.dumps(faster, indent=2) + "\n")
+    result = cli("results", "--where", "unit=ms", "--pair", "round=6.0,6.1", "--format", "csv", "--data", data)
+    assert result.exit_code == 0, result.output
+    (row,) = list(csv.DictReader(io.StringIO(result.stdout)))
+    latest = json.loads(
+        (data / "benchmarks" / "mlperf-6.1-closed-dell-dell-pro-max-gb10x1-yolo-99-singlestream.json").read_text()
+    )
+    assert row["a_claim"] == faster["id"] and Decimal(row["a"]) == 550
+    assert Decimal(row["ratio"]) == (Decimal(str(latest["value"])) / 550).quantize(Decimal("0.001"))

@@ -33,7 +33,7 @@ from pyoxigraph import Literal, NamedNode
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.rows import Results
 from benchkg.kernel.sparqltext import refuse_line_breaks, sparql_string
-from benchkg.kernel.vocab import DEFAULT_BASE, PREFIXES, SCHEMES, UNITS, concept_iri
+from benchkg.kernel.vocab import DEFAULT_BASE, LOWER_IS_BETTER, PREFIXES, SCHEMES, UNITS, concept_iri
 
 AGGREGATES = ("count", "sum", "min", "max", "avg", "median", "share", "distinct")
 
@@ -175,6 +175,8 @@ IDENTITY = ("submitter", "platform", "accelerator_count", "model", "tier", "scen
 RUN_COLUMNS = ("tier", "model", "scenario", "metric", "unit", "scope", "input_length", "output_length")
 #: held columns a result may lack (held equal as "" on both sides): untiered benchmarks, vendor claims
 _MAY_LACK = ("tier", "system")
+#: the units whose lowest value is the best (a latency, a power, an energy): kernel.vocab's one list
+_LOWER = ", ".join(f"<{UNITS[u]}>" for u in LOWER_IS_BETTER if u in UNITS)
 #: the columns a plain listing shows
 DEFAULT_COLUMNS = ("claim", "round", "division", "submitter", "platform", "chip", "accelerator_count", "model", "tier", "scenario", "value", "unit", "per_accelerator")  # fmt: skip
 
@@ -708,6 +710,8 @@ def _compile_pair(request, conditions, fresh, resolve, base):
         parts = [_view("?claim", [], [*others, cond], fresh, resolve, base)]
         parts += [_required(h, "?claim", f"?{h}", fresh) for h in plain]
         parts.append(_pattern(COLUMNS[value], "?claim", "?value", fresh) + " .")
+        # which way is better: the unit's (a latency's best is its lowest)
+        parts.append(_pattern(COLUMNS["unit"], "?claim", "?_unit", fresh) + f" . BIND (?_unit IN ({_LOWER}) AS ?_lower)")
         for h in hold:
             if h in _MAY_LACK:
                 parts.append(_use(h, "?claim", f"?_{h}", fresh) + f' BIND (COALESCE(?_{h}, "") AS ?{h})')
@@ -720,7 +724,7 @@ def _compile_pair(request, conditions, fresh, resolve, base):
     text = (
         f"# The results of both sides with the columns held; benchkg pairs them (#+ then: pair): for each\n"
         f"# held key the best result of side a ({dim}={a}) and of side b ({dim}={b}), and b ÷ a.\n"
-        f"SELECT ?side {keys} ?claim ?value WHERE {{\n  {branches[0]}\n  UNION\n  {branches[1]}\n}}\n"
+        f"SELECT ?side {keys} ?claim ?value ?_lower WHERE {{\n  {branches[0]}\n  UNION\n  {branches[1]}\n}}\n"
     )
     said = [f"{dim} {a} (a) beside {b} (b), ratio b ÷ a of {value.replace('_', ' ')}, holding {', '.join(hold)}"]
     return (text, cols, ("a_claim", "b_claim"), ("a", "b", "ratio"), then), said
@@ -728,8 +732,8 @@ def _compile_pair(request, conditions, fresh, resolve, base):
 
 def pair_up(results: Results, args: dict[str, str]) -> Results:
     """The rows of a pair's two sides (``side`` a or b, the held columns, ``claim``, ``value``) as one
-    row per held key that both sides have: the best result of each (the highest value; of equals, the
-    first claim id), ``a``, ``b`` and ``ratio`` = b ÷ a to three places, highest ratio first (or by
+    row per held key that both sides have: the best result of each (the highest value, or the lowest
+    where ``_lower`` is true, a latency's; of equals, the first claim id), ``a``, ``b`` and ``ratio`` = b ÷ a to three places, highest ratio first (or by
     ``args["sort"]``, cut at ``args["top"]``). The results whose key the other side lacks go in
     ``extra["unpaired"]``, by side.
 
@@ -740,7 +744,7 @@ def pair_up(results: Results, args: dict[str, str]) -> Results:
     >>> [(r["a_claim"].value[-2:], r["b_claim"].value[-2:], r["ratio"].value) for r in done.rows], done.extra["unpaired"]
     ([('c1', 'c3', '0.75')], {'a': [], 'b': ['c4']})
     """
-    keys = [v for v in results.vars if v not in ("side", "claim", "value")]
+    keys = [v for v in results.vars if v not in ("side", "claim", "value", "_lower")]
     ranked: dict[str, dict[tuple, list[tuple]]] = {"a": {}, "b": {}}
     claims: dict[str, dict[tuple, list[str]]] = {"a": {}, "b": {}}
     for row in results.rows:
@@ -749,8 +753,9 @@ def pair_up(results: Results, args: dict[str, str]) -> Results:
         side = row["side"].value
         key = tuple(row.get(k) for k in keys)
         number, claim = Decimal(row["value"].value), row["claim"].value
+        lower = "_lower" in row and row["_lower"].value == "true"
         claims[side].setdefault(key, []).append(claim.rsplit("/", 1)[-1])
-        ranked[side].setdefault(key, []).append((-number, claim, row))
+        ranked[side].setdefault(key, []).append((number if lower else -number, claim, row))
     for by_key in ranked.values():
         for entries in by_key.values():
             entries.sort(key=lambda t: (t[0], t[1]))
@@ -760,7 +765,8 @@ def pair_up(results: Results, args: dict[str, str]) -> Results:
     for key, pair in chosen.items():
         if pair is None:  # (one result alone on both sides: nothing to pair it with)
             continue
-        (x, _, ra), (y, _, rb) = ((-n, c, r) for n, c, r in pair)
+        (_, _, ra), (_, _, rb) = pair
+        x, y = Decimal(ra["value"].value), Decimal(rb["value"].value)
         row = {k: t for k, t in zip(keys, key) if t is not None}
         row |= {"a": ra["value"], "b": rb["value"], "a_claim": ra["claim"], "b_claim": rb["claim"]}
         if x:
