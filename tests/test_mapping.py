@@ -111,3 +111,49 @@ def test_same_records_give_the_same_triples():
     second = [str(q) for r in load_records(DATA) for q in record_quads(r)]
     assert first == second
     assert not any("_:" in q for q in first), "no blank nodes: every node has an IRI"
+
+
+def test_the_vocabulary_shapes_list_the_schemes_values_in_order():
+    """Issue 41: shapes/vocabulary.ttl spells each scheme's values out (a SHACL file must run as it is);
+    held here to kernel.vocab's SCHEMES (which the ontology's schemes are held to above) and UNITS: its
+    ``sh:in`` list and its message's "use one of" list, for the scheme of the field the shape checks."""
+    from pyoxigraph import RdfFormat, parse
+
+    from benchkg.kernel.resources import SHAPES_DIR
+    from benchkg.kernel.vocab import expand
+
+    schemes: dict[str, set[str]] = {}
+
+    def walk(fields):
+        for f in fields.values():
+            inner = f.items if f.type == "list" and f.items is not None else f
+            if inner.type == "vocab":
+                schemes.setdefault(expand(inner.pred or f.pred), set()).add(inner.scheme)
+            if inner.type == "obj":
+                walk(inner.fields)
+
+    for fields in SCHEMA.values():
+        walk(fields)
+    quads = list(parse(path=str(SHAPES_DIR / "vocabulary.ttl"), format=RdfFormat.TURTLE))
+    about = {(q.subject, q.predicate.value): q.object for q in quads}
+    first, rest = PREFIXES["rdf"] + "first", PREFIXES["rdf"] + "rest"
+    checked = 0
+    for (shape, pred), head in list(about.items()):
+        if pred != PREFIXES["sh"] + "in":
+            continue
+        listed = []
+        while (head, first) in about:
+            listed.append(about[head, first].value)
+            head = about[head, rest]
+        path = about[shape, PREFIXES["sh"] + "path"].value
+        message = about[shape, PREFIXES["sh"] + "message"].value
+        if path == PREFIXES["qudt"] + "hasUnit":
+            values = list(UNITS)
+            assert listed == [UNITS[u] for u in values], shape
+        else:
+            (scheme,) = schemes[path]
+            values = list(SCHEMES[scheme])
+            assert listed == [concept_iri(scheme, v) for v in values], shape
+        assert message.endswith("use one of: " + ", ".join(values)), shape
+        checked += 1
+    assert checked >= 20
