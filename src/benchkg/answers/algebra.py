@@ -711,7 +711,9 @@ def _compile_pair(request, conditions, fresh, resolve, base):
         parts += [_required(h, "?claim", f"?{h}", fresh) for h in plain]
         parts.append(_pattern(COLUMNS[value], "?claim", "?value", fresh) + " .")
         # which way is better: the unit's (a latency's best is its lowest)
-        parts.append(_pattern(COLUMNS["unit"], "?claim", "?_unit", fresh) + f" . BIND (?_unit IN ({_LOWER}) AS ?_lower)")
+        parts.append(
+            _pattern(COLUMNS["unit"], "?claim", "?_unit", fresh) + f" . BIND (?_unit IN ({_LOWER}) AS ?_lower)"
+        )
         for h in hold:
             if h in _MAY_LACK:
                 parts.append(_use(h, "?claim", f"?_{h}", fresh) + f' BIND (COALESCE(?_{h}, "") AS ?{h})')
