@@ -273,3 +273,24 @@ def test_a_latency_is_never_ranked_as_value_times_count(repo, value, count, expe
     kg.build()
     rows = {row["claim"]: row for row in kg.query("superlatives", limit=0)}
     assert rows["my-latency"]["verdict"] == expected
+
+
+@pytest.mark.parametrize("among_chip", ["nvidia-gb300", "nvidia-gb300-nvl72"], ids=["chip", "rack"])
+def test_a_rack_in_among_stands_for_the_chip_it_is_made_of(repo, among_chip):
+    """Issue 45: ``among.accelerator_id`` naming a rack (GB300 NVL72) read only the results that name the
+    rack itself: "unchecked", where its chip gave a verdict. A rack stands for its chip, so both give
+    the same population, counted here from the files."""
+    claim = _seed(GPT) | {"id": "by-chip"}
+    claim["asserts"] = {**claim["asserts"], "among": {**claim["asserts"]["among"], "accelerator_id": among_chip}}
+    _write(repo, claim)
+    made_of = {r["id"]: r.get("made_of_id") or r["id"] for r in _records("accelerators")}
+    among = {k: v for k, v in claim["asserts"]["among"].items() if k != "accelerator_id"}
+    population = [
+        r for r in _audited(**among) if any(made_of.get(a) == "nvidia-gb300" for a in r.get("accelerator_ids", []))
+    ]
+    assert population, "v6.1 has audited GB300 results of gpt-oss-120b Offline (else this test could not fail)"
+    # the claim's own audited result (CoreWeave's, which it restates) is not its rival
+    rivals = [r for r in population if r.get("submitter_id") != claim["submitter_id"]]
+    assert len(rivals) == len(population) - 1
+    row = next(r for r in open_kg(repo / "data").query("superlatives") if r["claim"] == "by-chip")
+    assert row["verdict"] in ("holds", "beaten") and row["population"] == len(rivals), row
