@@ -735,8 +735,8 @@ def _compile_pair(request, conditions, fresh, resolve, base):
 def pair_up(results: Results, args: dict[str, str]) -> Results:
     """The rows of a pair's two sides (``side`` a or b, the held columns, ``claim``, ``value``) as one
     row per held key that both sides have: the best result of each (the highest value, or the lowest
-    where ``_lower`` is true, a latency's; of equals, the first claim id), ``a``, ``b`` and ``ratio`` = b ÷ a to three places, highest ratio first (or by
-    ``args["sort"]``, cut at ``args["top"]``). The results whose key the other side lacks go in
+    where ``_lower`` is true, a latency's; of equals, the first claim id), ``a``, ``b`` and ``ratio`` =
+    b ÷ a to three places, highest ratio first (or by ``args["sort"]``, cut at ``args["top"]``). The results whose key the other side lacks go in
     ``extra["unpaired"]``, by side.
 
     >>> from pyoxigraph import Literal, NamedNode
@@ -810,7 +810,8 @@ def best_of(results: Results, args: dict[str, str]) -> Results:
 
 
 def _apart(a: list[tuple], b: list[tuple]) -> tuple[tuple, tuple] | None:
-    """The best of each side (entries ``(-value, claim, row)``, best first), never one result on both:
+    """The best of each side (entries ``(rank, claim, row)``, best first: the rank is minus the value,
+    or the value where lower is better), never one result on both:
     a result on both sides (a system of type "datacenter,edge" in --pair system_type=datacenter,edge) is
     not paired with itself; b then takes its runner-up, or else a does; none when neither has one.
 

@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 
 from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Store, Triple, serialize
 
-from benchkg.graph.store import ONTOLOGY_GRAPH, Progress, content_graphs
+from benchkg.graph.store import ONTOLOGY_GRAPH, content_graphs
 from benchkg.kernel import transport
 from benchkg.kernel.errors import StoreError
 from benchkg.kernel.rows import Results
+from benchkg.kernel.terminal import Progress
 from benchkg.kernel.vocab import BK, DEFAULT_BASE
 
 RETRIES = 3

@@ -18,7 +18,7 @@ import hashlib
 import multiprocessing
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -44,12 +44,10 @@ from benchkg.graph.opening import Workspace, open_store, remove_tree
 from benchkg.kernel.errors import InputError, InputProblem
 from benchkg.kernel.lifeline import die_with_parent
 from benchkg.kernel.resources import ONTOLOGY_FILE
+from benchkg.kernel.terminal import Progress
 from benchkg.kernel.version import __version__
 from benchkg.kernel.vocab import DEFAULT_BASE
 from benchkg.records.reader import Record, read_record, record_entries
-
-#: a progress callback: (done, total)
-Progress = Callable[[int, int], None]
 
 ONTOLOGY_GRAPH = "https://w3id.org/benchkg/ontology"
 #: bump when the mapping changes, so stores built by an older mapping are rebuilt whole.

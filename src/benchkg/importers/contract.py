@@ -26,12 +26,11 @@ from typing import Any, Protocol, runtime_checkable
 
 from benchkg.importers.common import ImportReport, read_record_json, record_path, write_record
 from benchkg.kernel.errors import InputError, UsageError
+from benchkg.kernel.terminal import Progress
 
 __all__ = ["GROUP", "Importer", "InputError", "Plain", "Progress", "Target", "importer", "registered", "run_import"]
 
 GROUP = "benchkg.importers"
-
-Progress = Callable[[int, int], None]
 
 
 @runtime_checkable

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from benchkg.importers.common import accelerator_table, alias_index, slug
+from benchkg.importers.common import SAMPLES, accelerator_table, alias_index, slug
 from benchkg.importers.contract import Plain, Target
 from benchkg.importers.organizations import organization_record
 from benchkg.kernel.errors import InputError
@@ -100,12 +100,7 @@ IMPORTER = Plain(
     name="epoch",
     reads="Epoch AI's ml_hardware.csv (Data on Machine Learning Hardware): chip specifications",
     refuses="a file that is not that CSV: another header, a number it cannot read, more than 50 MB",
-    sample=Path(__file__).resolve().parents[3]
-    / "tests"
-    / "fixtures"
-    / "realdata"
-    / "epoch_ml_hardware"
-    / "ml_hardware.csv",
+    sample=SAMPLES / "realdata" / "epoch_ml_hardware" / "ml_hardware.csv",
     read=read_epoch,
 )
 

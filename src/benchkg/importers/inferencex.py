@@ -30,7 +30,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from benchkg.importers import common
-from benchkg.importers.common import ImportReport, slug
+from benchkg.importers.common import SAMPLES, ImportReport, slug
 from benchkg.importers.contract import Plain, Target
 from benchkg.importers.organizations import organization_record
 from benchkg.kernel.errors import InputError, InputProblem
@@ -375,7 +375,7 @@ IMPORTER = Plain(
     name="inferencex",
     reads="your own InferenceX benchmarks export (a JSON list of rows; GPL data, never shipped by benchkg)",
     refuses="a file that is not such a list: a row missing a key, a number it cannot read",
-    sample=Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "inferencex" / "benchmarks.json",
+    sample=SAMPLES / "inferencex" / "benchmarks.json",
     read=read_inferencex,
 )
 

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import quote
 
 from benchkg.importers import common
-from benchkg.importers.common import TABLES, ImportReport, accelerator_table, alias_index, slug
+from benchkg.importers.common import SAMPLES, TABLES, ImportReport, accelerator_table, alias_index, slug
 from benchkg.importers.contract import Plain, Target
 from benchkg.importers.mlperf_summary import is_summary_round, read_summary
 from benchkg.importers.organizations import organization_record
@@ -373,7 +373,7 @@ IMPORTER = Plain(
     name="mlperf",
     reads="an MLPerf Inference round folder: summary_results.json (v4.1–v6.0) or summary.json (v6.1), and systems/",
     refuses="a folder without a summary, a summary of another shape, a round number it cannot read",
-    sample=Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "realdata" / "mlperf_inference_v6.0",
+    sample=SAMPLES / "realdata" / "mlperf_inference_v6.0",
     read=read_round,
 )
 

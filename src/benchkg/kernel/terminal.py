@@ -10,6 +10,10 @@ for people goes through :func:`printable`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+
+#: a progress callback: (done, total), as long work reports it (the CLI draws the bar)
+Progress = Callable[[int, int], None]
 
 #: C0 controls but tab and newline, DEL, C1 controls, and the bidirectional embeddings and isolates
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
