@@ -11,8 +11,10 @@ from pathlib import Path
 from pyoxigraph import Literal, NamedNode, Quad, Store
 
 from benchkg.graph.audited import AUDITED_BY, audited_quads
+from benchkg.graph.facts import TIER, claims_of_models, fact_quads, models_of, remove_facts
 from benchkg.graph.manifest import CAVEATS_DONE, manifest_graph
 from benchkg.graph.opening import construct, select
+from benchkg.graph.superlatives import remove_superlatives, superlative_quads
 from benchkg.kernel.vocab import BK, expand, sparql_prefixes
 from benchkg.records.layout import shape_files
 from benchkg.records.schema import BENCHMARK, BENCHMARK_FIELD_PATHS
@@ -69,6 +71,15 @@ def derive_caveats(
     for old in list(store.quads_for_pattern(manifest, CAVEATS_DONE, None, manifest)):
         store.remove(old)  # back only when this derivation is complete: an interrupted one is redone whole
     done = Quad(manifest, CAVEATS_DONE, Literal(shapes_digest(shape_dirs)), manifest)
+    facts = _facts(store, graph, base, claims if claims_only else None)
+    # which audited result each vendor claim restates: when only claims changed, the links from and to
+    # them (a changed audited result changes the links of unchanged vendor claims), else all of them;
+    # then every superlative (any result may be a rival), both before the finding shapes read them
+    facts += _audited_links(store, graph, claims if claims_only else None)
+    remove_superlatives(store, graph)
+    verdicts = superlative_quads(store, graph)
+    store.extend(verdicts)
+    facts += verdicts
     prefixes = sparql_prefixes()
     only = "VALUES ?claim { " + " ".join(f"<{c}>" for c in claims) + " } " if claims is not None else ""
     quads = [
@@ -106,17 +117,61 @@ def derive_caveats(
     with ThreadPoolExecutor(max_workers=2) as pool:  # Oxigraph runs queries without Python's lock
         for found in pool.map(run, jobs):
             quads += found
-    # which audited result each vendor claim restates: when only claims changed, the links from and to
-    # them (a changed audited result changes the links of unchanged vendor claims), else all of them
-    finding_quads = finding_quads + audited_quads(store, graph, claims if claims_only else None)
     if claims is None:
         if next(iter(store.quads_for_pattern(None, None, None, graph)), None) is not None:
             store.remove_graph(graph)
-        store.bulk_extend(sorted(set(quads + finding_quads), key=str))
+        store.bulk_extend(sorted(set(quads + finding_quads + facts), key=str))
     else:
         _remove_redone(store, graph, claims, finding_gotchas, claims_only)
-        store.extend(set(quads + finding_quads))
+        store.extend(set(quads + finding_quads + facts))
     store.add(done)
+
+
+def _facts(store: Store, graph: NamedNode, base: str, claims: list[str] | None) -> list[Quad]:
+    """The comparison facts (:mod:`benchkg.graph.facts`), put in the store now (the finding shapes
+    may read them) and returned (the graph is written again at the end): of every claim, or when only
+    ``claims`` changed, of the claims of their models and of the models whose tiers they changed."""
+    if claims is None:
+        remove_facts(store, graph)
+        found = fact_quads(store, graph, base)
+    else:
+        models = sorted(set(models_of(store, claims)) | _tiers_changed(store, graph))
+        remove_facts(store, graph, [NamedNode(c) for c in claims] + claims_of_models(store, models))
+        found = fact_quads(store, graph, base, models)
+    store.extend(found)
+    return found
+
+
+def _audited_links(store: Store, graph: NamedNode, claims: list[str] | None) -> list[Quad]:
+    """The ``bk:auditedBy`` links derived again (of every claim, or from and to ``claims``), put in
+    the store in place of the old ones and returned."""
+    changed = {NamedNode(c) for c in claims} if claims is not None else None
+    for old in list(store.quads_for_pattern(None, AUDITED_BY, None, graph)):
+        if changed is None or old.subject in changed or old.object in changed:
+            store.remove(old)
+    found = audited_quads(store, graph, claims)
+    store.extend(found)
+    return found
+
+
+def _tiers_changed(store: Store, graph: NamedNode) -> set[str]:
+    """The models (N-Triples) whose claims have tier facts but no claim states a tier now, or the
+    reverse: a change made them tiered or untiered."""
+    had = {
+        str(row["m"])
+        for row in select(
+            store,
+            f"SELECT DISTINCT ?m WHERE {{ GRAPH {graph} {{ ?c <{TIER.value}> ?t }} GRAPH ?g {{ ?c <{BK}model> ?m }} }}",
+            use_default_graph_as_union=False,
+        )
+    }
+    now = {
+        str(row["m"])
+        for row in select(
+            store, f"SELECT DISTINCT ?m WHERE {{ ?c <{BK}accuracyTarget> ?t ; <{BK}model> ?m }}", use_default_graph_as_union=True
+        )
+    }
+    return had ^ now
 
 
 def _remove_redone(

@@ -62,10 +62,12 @@ class SiteGraph:
         for graph in content_graphs(store, base):
             triples = [q.triple for q in store.quads_for_pattern(None, None, None, graph)]
             if graph.value == caveats:
-                for t in triples:  # caveats, and the audited results vendor claims restate
+                for t in triples:  # caveats, audited links and comparison facts, each on its record's page
                     if t.predicate.value == BK + "caveat":
                         self.caveats[t.subject.value].append(t.object.value)
-                    caveat_triples[t.subject.value].append(t)
+                    record = t.subject.value.split("#")[0]
+                    if record.startswith(self.prefix):  # (a chip combination is no record)
+                        caveat_triples[record].append(t)
             elif graph.value.startswith(self.prefix):
                 self.records[graph.value] = triples
             for t in triples:

@@ -1,0 +1,197 @@
+"""The comparison facts, derived once at build time for every claim (graph ``caveats``), so that every
+saved query, shape and verb reads one meaning of each (docs/architecture.md, "one rule, one place"):
+
+- ``bk:ranOn``: the chip the result ran on, a rack read as the chip it is made of; a system of mixed
+  chips as one :class:`bk:AcceleratorCombination` (``…/combinations/h200+mi350x``: not a record of its own) whose
+  ``bk:part`` are its chips, never as one of them. None for a CPU-only result.
+- ``bk:perAcceleratorValue``: the value per accelerator, by one rule: a per-accelerator throughput as
+  stated, an aggregate one divided by the count (``bk:derivedValue``); none for a latency, a power,
+  a per-user or per-node value, or a mixed system (it belongs to no one chip).
+- ``bk:tier``: the accuracy tier as stated; ``"not stated"`` when the claim states none but other
+  claims of its model do (a tier filter then leaves it out, and says so); nothing for a model no
+  claim states a tier for.
+- ``bk:lowerIsBetter``: the direction of the headline value, from one table by unit
+  (:data:`benchkg.kernel.vocab.LOWER_IS_BETTER`: ms, s, W, mJ).
+
+The superlative verdicts are derived beside them (:mod:`benchkg.graph.superlatives`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from pyoxigraph import Literal, NamedNode, Quad, Store
+
+from benchkg.graph.opening import select
+from benchkg.kernel.vocab import BK, LOWER_IS_BETTER, UNITS, sparql_prefixes
+
+RAN_ON = NamedNode(BK + "ranOn")
+PER_ACCELERATOR_VALUE = NamedNode(BK + "perAcceleratorValue")
+TIER = NamedNode(BK + "tier")
+LOWER = NamedNode(BK + "lowerIsBetter")
+PART = NamedNode(BK + "part")
+COMBINATION = NamedNode(BK + "AcceleratorCombination")
+FACT_PREDICATES = (RAN_ON, PER_ACCELERATOR_VALUE, TIER, LOWER)
+NOT_STATED = "not stated"
+_LOWER_UNITS = {UNITS[u] for u in LOWER_IS_BETTER if u in UNITS}
+RDF_TYPE = NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
+_XSD_BOOLEAN = NamedNode("http://www.w3.org/2001/XMLSchema#boolean")
+
+#: what the facts are derived from, a row per chip a claim ran on
+_CLAIMS = """
+SELECT ?claim ?model ?chip ?unit ?metric ?scope ?v ?derived ?tier WHERE {
+  ?claim a bk:Benchmark .
+  OPTIONAL { ?claim bk:model ?model }
+  OPTIONAL { ?claim bk:accelerator ?acc OPTIONAL { ?acc bk:madeOf ?part } BIND (COALESCE(?part, ?acc) AS ?chip) }
+  OPTIONAL { ?claim bk:result ?r . ?r qudt:value ?v ; qudt:hasUnit ?unit ; bk:scope ?scope ; bk:metric ?metric }
+  OPTIONAL { ?claim bk:derivedValue/qudt:value ?derived }
+  OPTIONAL { ?claim bk:accuracyTarget ?tier }
+}
+"""
+
+
+def combination_iri(base: str, chips: list[str]) -> str:
+    """The IRI of the combination of several chips: their ids joined by ``+``, in order.
+
+    >>> combination_iri("https://w3id.org/benchkg/", ["https://w3id.org/benchkg/id/accelerators/nvidia-h200",
+    ...                                               "https://w3id.org/benchkg/id/accelerators/amd-mi350x"])
+    'https://w3id.org/benchkg/combinations/amd-mi350x+nvidia-h200'
+    """
+    return f"{base}combinations/" + "+".join(sorted(c.rsplit("/", 1)[1] for c in chips))
+
+
+def _claims(store: Store, models: list[str] | None) -> dict[NamedNode, dict[str, Any]]:
+    """claim -> its row, with ``chips`` the set of chips it ran on; only claims of ``models`` if given."""
+    text = _CLAIMS
+    if models is not None:
+        text = text.replace("WHERE {\n", "WHERE {\n  VALUES ?model { " + " ".join(models) + " }\n", 1)
+    found: dict[NamedNode, dict[str, Any]] = {}
+    for row in select(store, sparql_prefixes() + text, use_default_graph_as_union=True):
+        claim = row["claim"]
+        seen = found.setdefault(claim, {"chips": set()})
+        for name in ("model", "unit", "metric", "scope", "v", "derived", "tier"):
+            if row[name] is not None:
+                seen[name] = row[name]
+        if row["chip"] is not None:
+            seen["chips"].add(row["chip"].value)
+    return found
+
+
+def _tiered_models(store: Store) -> set[str]:
+    """The models some claim states an accuracy tier for."""
+    return {
+        row["model"].value
+        for row in select(
+            store,
+            sparql_prefixes() + "SELECT DISTINCT ?model WHERE { ?c bk:accuracyTarget ?t ; bk:model ?model }",
+            use_default_graph_as_union=True,
+        )
+    }
+
+
+def fact_quads(store: Store, graph: NamedNode, base: str, models: list[str] | None = None) -> list[Quad]:
+    """The comparison facts of every claim in ``store`` (of ``models`` only, if given: N-Triples IRIs),
+    as quads in ``graph``.
+
+    >>> from decimal import Decimal as D
+    >>> from pathlib import Path
+    >>> from benchkg.graph.mapping import record_quads
+    >>> from benchkg.records.reader import Record
+    >>> same = {"suite_id": "v", "model_id": "m", "scenario": "server", "metric": "throughput", "unit": "tokens/s"}
+    >>> rows = [{"id": "a", "accelerator_ids": ["c"], "accelerator_count": 8, "value": D("800"),
+    ...          "scope": "aggregate", "accuracy_target": "99", **same},
+    ...         {"id": "b", "accelerator_ids": ["c", "d"], "accelerator_count": 8, "value": D("800"),
+    ...          "scope": "aggregate", **same}]
+    >>> store = Store()
+    >>> for d in rows:
+    ...     store.extend(record_quads(Record("benchmarks", d["id"], Path("x.json"), d)))
+    >>> for q in fact_quads(store, NamedNode("urn:g"), "https://w3id.org/benchkg/"):
+    ...     print(q.subject.value.rsplit("/", 1)[1], q.predicate.value.rsplit("#", 1)[1], q.object.value.rsplit("/", 1)[-1])
+    b ranOn c+d
+    c+d type https://w3id.org/benchkg/ontology#AcceleratorCombination
+    c+d part c
+    c+d part d
+    a ranOn c
+    a perAcceleratorValue 100
+    a tier 99
+    a lowerIsBetter false
+    b tier not stated
+    b lowerIsBetter false
+    """
+    tiered = _tiered_models(store)
+    quads: list[Quad] = []
+    for claim, row in sorted(_claims(store, models).items(), key=lambda item: item[0].value):
+        chips = sorted(row["chips"])
+        if len(chips) == 1:
+            quads.append(Quad(claim, RAN_ON, NamedNode(chips[0]), graph))
+        elif chips:
+            combination = NamedNode(combination_iri(base, chips))
+            quads.append(Quad(claim, RAN_ON, combination, graph))
+            quads.append(Quad(combination, RDF_TYPE, COMBINATION, graph))
+            quads += [Quad(combination, PART, NamedNode(chip), graph) for chip in chips]
+        per_accelerator = _per_accelerator(row, len(chips))
+        if per_accelerator is not None:
+            quads.append(Quad(claim, PER_ACCELERATOR_VALUE, per_accelerator, graph))
+        if "tier" in row:
+            quads.append(Quad(claim, TIER, Literal(row["tier"].value), graph))
+        elif row.get("model") is not None and row["model"].value in tiered:
+            quads.append(Quad(claim, TIER, Literal(NOT_STATED), graph))
+        if "unit" in row:
+            lower = "true" if row["unit"].value in _LOWER_UNITS else "false"
+            quads.append(Quad(claim, LOWER, Literal(lower, datatype=_XSD_BOOLEAN), graph))
+    return quads
+
+
+def _per_accelerator(row: dict[str, Any], chips: int) -> Literal | None:
+    """A claim's per-accelerator value: one chip, a throughput, stated per accelerator or derived."""
+    if chips != 1 or row.get("metric") != NamedNode(BK + "metric-throughput"):
+        return None
+    if row.get("scope") == NamedNode(BK + "scope-per-accelerator"):
+        return row["v"]
+    return row.get("derived")
+
+
+def models_of(store: Store, claims: list[str]) -> list[str]:
+    """The models (N-Triples IRIs) of ``claims``, as the store has them now."""
+    if not claims:
+        return []
+    return sorted(
+        str(row["model"])
+        for row in select(
+            store,
+            sparql_prefixes()
+            + "SELECT DISTINCT ?model WHERE { VALUES ?claim { "
+            + " ".join(f"<{c}>" for c in claims)
+            + " } ?claim bk:model ?model }",
+            use_default_graph_as_union=True,
+        )
+    )
+
+
+def remove_facts(store: Store, graph: NamedNode, claims: list[NamedNode] | None = None) -> None:
+    """Take away the facts of ``claims`` (of every claim, and every combination, if None)."""
+    subjects: list[NamedNode | None] = list(claims) if claims is not None else [None]
+    for subject in subjects:
+        for predicate in FACT_PREDICATES:
+            for old in list(store.quads_for_pattern(subject, predicate, None, graph)):
+                store.remove(old)
+    if claims is None:
+        for old in list(store.quads_for_pattern(None, PART, None, graph)):
+            store.remove(old)
+        for old in list(store.quads_for_pattern(None, RDF_TYPE, COMBINATION, graph)):
+            store.remove(old)
+
+
+def claims_of_models(store: Store, models: list[str]) -> list[NamedNode]:
+    """Every claim of ``models`` (N-Triples IRIs)."""
+    if not models:
+        return []
+    by_model: dict[str, list[NamedNode]] = defaultdict(list)
+    for row in select(
+        store,
+        sparql_prefixes() + "SELECT ?c ?model WHERE { VALUES ?model { " + " ".join(models) + " } ?c bk:model ?model }",
+        use_default_graph_as_union=True,
+    ):
+        by_model[str(row["model"])].append(row["c"])
+    return [claim for model in models for claim in by_model[model]]
