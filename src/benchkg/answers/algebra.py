@@ -33,7 +33,7 @@ from pyoxigraph import Literal, NamedNode
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.rows import Results
 from benchkg.kernel.sparqltext import refuse_line_breaks, sparql_string
-from benchkg.kernel.vocab import DEFAULT_BASE, LOWER_IS_BETTER, PREFIXES, SCHEMES, UNITS, concept_iri
+from benchkg.kernel.vocab import DEFAULT_BASE, PREFIXES, SCHEMES, UNITS, concept_iri
 
 AGGREGATES = ("count", "sum", "min", "max", "avg", "median", "share", "distinct")
 
@@ -63,10 +63,9 @@ class Column:
 _EITHER = "OPTIONAL {{ {c} %s {t}p }} OPTIONAL {{ {c} %s {t}q }} {required}BIND (COALESCE({t}p, {t}q) AS {v})"
 _SYSTEM_NAME = _EITHER % ("bk:systemName", "bk:system/rdfs:label")
 _HOST = _EITHER % ("bk:system/bk:hostProcessor", "bk:system/bk:systemDescription/bk:sdHostProcessorModelName")
-_BASE_CHIP = (
-    "{c} bk:accelerator {t}a . OPTIONAL {{ {t}a bk:madeOf {t}p }} BIND (COALESCE({t}p, {t}a) AS {t}c) "
-    "OPTIONAL {{ {t}c bk:variantOf {t}b }} BIND (COALESCE({t}b, {t}c) AS {v})"
-)
+# the chip a result ran on (a rack's chip, a mixed system's combination: benchkg.graph.facts), and a
+# variant's base chip
+_BASE_CHIP = "{c} bk:ranOn {t}c . OPTIONAL {{ {t}c bk:variantOf {t}b }} BIND (COALESCE({t}b, {t}c) AS {v})"
 _CPU_VENDOR = (
     'BIND (IF(REGEX({t}x, "xeon|intel", "i"), "intel", IF(REGEX({t}x, "epyc|amd|ryzen", "i"), "amd", '
     'IF(REGEX({t}x, "grace|vera|nvidia", "i"), "nvidia", IF(REGEX({t}x, "ampere|altra", "i"), "ampere", '
@@ -92,10 +91,12 @@ COLUMNS: dict[str, Column] = {
     "platform": Column(
         _SYSTEM_NAME, "text", "", "CoreWeave B200 SXM (8x B200-SXM-180GB)", "the system's name", optional=True
     ),
-    "chip": Column("{c} bk:accelerator {v}", "id", "accelerators", "nvidia-b200-sxm-180gb", many=True),
-    "base_chip": Column(_BASE_CHIP, "id", "accelerators", "nvidia-b200", "a rack's chip, a variant's base", many=True),
+    "chip": Column(
+        "{c} bk:ranOnAsNamed {v}", "id", "accelerators", "nvidia-b200-sxm-180gb", "a mixed system's chips as one: a+b"
+    ),
+    "base_chip": Column(_BASE_CHIP, "id", "accelerators", "nvidia-b200", "a rack's chip, a variant's base"),
     "chip_vendor": Column(
-        _BASE_CHIP.replace("AS {v})", "AS {t}z) {t}z bk:vendor {v}"), "id", "organizations", "nvidia", many=True
+        "{c} bk:ranOn/bk:vendor {v}", "id", "organizations", "nvidia", "none for a system of two vendors' chips"
     ),
     "chip_spelling": Column(
         "{c} bk:system/bk:systemDescription/bk:sdAcceleratorModelName {v}",
@@ -143,12 +144,11 @@ COLUMNS: dict[str, Column] = {
     "unit": Column("{r} qudt:hasUnit {v}", "unit", "", "tokens/s"),
     "scope": Column("{r} bk:scope {v}", "concept", "scope", "aggregate"),
     "per_accelerator": Column(
-        "{c} bk:result {r} . {r} bk:scope {t}s ; qudt:value {t}x . OPTIONAL {{ {c} bk:derivedValue/qudt:value {t}d }} "
-        "BIND (IF({t}s = bk:scope-per-accelerator, {t}x, {t}d) AS {v})",
+        "{c} bk:perAcceleratorValue {v}",
         "num",
         "",
         "12647.5189",
-        "stated, or derived (value ÷ accelerator_count); none for a latency",
+        "stated, or derived (value ÷ accelerator_count); none for a latency or a mixed system",
     ),
     "memory_per_accelerator": Column(
         _BASE_CHIP.replace("AS {v})", "AS {t}z) {t}z bk:memoryGB {v}"),
@@ -156,7 +156,6 @@ COLUMNS: dict[str, Column] = {
         "",
         "180",
         "GB, the chip's specification",
-        many=True,
     ),
     "power_measured": Column("{c} bk:power/bk:powerMeasured {v}", "bool", "", "true"),
     "watts": Column("{c} bk:power/bk:watts {v}", "num", "", "10800"),
@@ -175,8 +174,6 @@ IDENTITY = ("submitter", "platform", "accelerator_count", "model", "tier", "scen
 RUN_COLUMNS = ("tier", "model", "scenario", "metric", "unit", "scope", "input_length", "output_length")
 #: held columns a result may lack (held equal as "" on both sides): untiered benchmarks, vendor claims
 _MAY_LACK = ("tier", "system")
-#: the units whose lowest value is the best (a latency, a power, an energy): kernel.vocab's one list
-_LOWER = ", ".join(f"<{UNITS[u]}>" for u in LOWER_IS_BETTER if u in UNITS)
 #: the columns a plain listing shows
 DEFAULT_COLUMNS = ("claim", "round", "division", "submitter", "platform", "chip", "accelerator_count", "model", "tier", "scenario", "value", "unit", "per_accelerator")  # fmt: skip
 
@@ -542,11 +539,6 @@ def _step(name: str, words: list[str], request: Request, columns: list[str]) -> 
     return " ".join([name, *words, *window])
 
 
-#: the columns that name a result's chip: the best per one of them leaves out a result on several chips
-CHIP_COLUMNS = ("chip", "base_chip", "chip_vendor", "memory_per_accelerator")
-_ONE_CHIP = "FILTER NOT EXISTS {{ {c} bk:accelerator ?_one, ?_other . FILTER (?_one != ?_other) }}"
-
-
 def _compile_rows(request, conditions, fresh, resolve, base):
     columns = list(dict.fromkeys(request.columns or DEFAULT_COLUMNS))
     if "claim" not in columns:
@@ -554,16 +546,15 @@ def _compile_rows(request, conditions, fresh, resolve, base):
     if request.best_per:
         # the best result of each group (and unit): the highest per accelerator, the lowest latency
         keys = list(dict.fromkeys(request.best_per + ["unit"]))
-        need = list(dict.fromkeys(columns + keys + ["value", "per_accelerator", "metric"]))
+        need = list(dict.fromkeys(columns + keys + ["value", "per_accelerator"]))
         # the keys joined, not optional: an unbound key would join every group's best (a result
         # without a submitter is in no submitter's group)
         body = _view("?claim", [n for n in need if n not in keys], conditions, fresh, resolve, base)
         body += "".join(f"\n  {_required(k, '?claim', f'?{k}', fresh)}" for k in keys)
-        rank = "IF(?metric IN (bk:metric-ttft, bk:metric-tpot, bk:metric-latency), -?value, ?per_accelerator)"
-        said = f"best per {', '.join(request.best_per)} (per accelerator; the lowest for a latency)"
-        if set(keys) & set(CHIP_COLUMNS):  # a result on several chips is no one chip's (it would be the lowest's)
-            body += "\n  " + _ONE_CHIP.format(c="?claim")
-            said += "; results on several chips left out"
+        # the direction as the build derived it (benchkg.graph.facts: by unit), the one every answer reads
+        body += "\n  ?claim bk:lowerIsBetter ?_lower_is_better ."
+        rank = "IF(?_lower_is_better, -?value, ?per_accelerator)"
+        said = f"best per {', '.join(request.best_per)} (per accelerator; the lowest where lower is better)"
         # each result with its score; the "#+ then: best" step keeps the best of each group. In SPARQL
         # (the group's MAX in a sub-select, joined or compared to each result's score) Virtuoso 7.2
         # dropped 10 of 13 groups, a different few on each push: it joins computed decimals unreliably
@@ -710,10 +701,8 @@ def _compile_pair(request, conditions, fresh, resolve, base):
         parts = [_view("?claim", [], [*others, cond], fresh, resolve, base)]
         parts += [_required(h, "?claim", f"?{h}", fresh) for h in plain]
         parts.append(_pattern(COLUMNS[value], "?claim", "?value", fresh) + " .")
-        # which way is better: the unit's (a latency's best is its lowest)
-        parts.append(
-            _pattern(COLUMNS["unit"], "?claim", "?_unit", fresh) + f" . BIND (?_unit IN ({_LOWER}) AS ?_lower)"
-        )
+        # which way is better, as the build derived it (benchkg.graph.facts: a latency's best is its lowest)
+        parts.append("?claim bk:lowerIsBetter ?_lower .")
         for h in hold:
             if h in _MAY_LACK:
                 parts.append(_use(h, "?claim", f"?_{h}", fresh) + f' BIND (COALESCE(?_{h}, "") AS ?{h})')

@@ -280,6 +280,13 @@ def left_out(
         for vs in values.values():
             for v in vs - {default, NOT_STATED}:  # a result that states no value is not left out by it
                 counts[v] = counts.get(v, 0) + 1
+        if name == "accuracy":  # a claim of a tiered model that states none (graph.facts' "not stated")
+            unstated = select(
+                f"SELECT ?c WHERE {{ VALUES ?c {{ {' '.join(f'<{c}>' for c in out)} }} "
+                f'?c <https://w3id.org/benchkg/ontology#tier> "not stated" }}'
+            )
+            if unstated:
+                counts["not stated"] = len(unstated)
         if counts:
             listed = ", ".join(f"{v} {n}" for v, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
             parts.append(f"{LIKE_WITH_LIKE[name]} {listed} (--param {name}=VALUE, or {name}=any)")

@@ -20,7 +20,8 @@ marker is a comment, so the file stays SPARQL that parses anywhere. What each na
 ``family``            the family of its suite (``mlperf-inference``, ``mlperf-endpoints``, ``inferencex``)
 ``model``             its model
 ``scenario``          its scenario
-``accuracy``          its accuracy tier, 99 or 99.9 (a claim that states none passes)
+``accuracy``          its accuracy tier, 99 or 99.9 (as the build derived it: a claim that states none is
+                      left out when claims of its model state one, and passes for a model none does)
 ``division``          its division (a claim that states none passes)
 ``system_type``       datacenter or edge (a claim that states none passes)
 ``availability``      available, preview or rdi (a claim must state it)
@@ -70,7 +71,7 @@ MEANINGS = {
     "family": "the suite family, e.g. mlperf-inference, inferencex",
     "model": "the model",
     "scenario": "the scenario",
-    "accuracy": "the accuracy tier (a claim that states none passes)",
+    "accuracy": "the accuracy tier (a claim that states none only passes for an untiered model)",
     "division": "the division (a claim that states none passes)",
     "system_type": "datacenter or edge (a claim that states none passes)",
     "availability": "available, preview or rdi",
@@ -132,8 +133,10 @@ def expand(var: str, terms: dict[str, str | None], accelerators: list[str] | Non
             f"VALUES {acc} {{ {' '.join(f'<{a}>' for a in accelerators) or '<urn:benchkg:none>'} }} "
             f"{v} {_p('accelerator')} {acc} ."
         )
-    # a claim that states no tier, division or system type passes: a vendor claim rarely does
-    for name, pred in (("accuracy", "accuracyTarget"), ("division", "division")):
+    # a claim that states no division or system type passes: a vendor claim rarely does. The tier is the
+    # derived one (benchkg.graph.facts): "not stated" where claims of the model state one, so such a
+    # claim is left out (and counted under "Left out") instead of passing every tier
+    for name, pred in (("accuracy", "tier"), ("division", "division")):
         if name in t:
             w = f"?_{name}_{var}"
             out.append(f"FILTER NOT EXISTS {{ {v} {_p(pred)} {w} FILTER ({w} != {t[name]}) }}")

@@ -3,7 +3,9 @@ saved query, shape and verb reads one meaning of each (docs/architecture.md, "on
 
 - ``bk:ranOn``: the chip the result ran on, a rack read as the chip it is made of; a system of mixed
   chips as one :class:`bk:AcceleratorCombination` (``…/combinations/h200+mi350x``: not a record of its own) whose
-  ``bk:part`` are its chips, never as one of them. None for a CPU-only result.
+  ``bk:part`` are its chips (and whose ``bk:vendor`` is theirs when they share one), never as one of
+  them. None for a CPU-only result.
+- ``bk:ranOnAsNamed``: the same, but a rack stays the rack the claim names (the ``chip`` column).
 - ``bk:perAcceleratorValue``: the value per accelerator, by one rule: a per-accelerator throughput as
   stated, an aggregate one divided by the count (``bk:derivedValue``); none for a latency, a power,
   a per-user or per-node value, or a mixed system (it belongs to no one chip).
@@ -27,12 +29,14 @@ from benchkg.graph.opening import select
 from benchkg.kernel.vocab import BK, LOWER_IS_BETTER, UNITS, sparql_prefixes
 
 RAN_ON = NamedNode(BK + "ranOn")
+AS_NAMED = NamedNode(BK + "ranOnAsNamed")
+VENDOR = NamedNode(BK + "vendor")
 PER_ACCELERATOR_VALUE = NamedNode(BK + "perAcceleratorValue")
 TIER = NamedNode(BK + "tier")
 LOWER = NamedNode(BK + "lowerIsBetter")
 PART = NamedNode(BK + "part")
 COMBINATION = NamedNode(BK + "AcceleratorCombination")
-FACT_PREDICATES = (RAN_ON, PER_ACCELERATOR_VALUE, TIER, LOWER)
+FACT_PREDICATES = (RAN_ON, AS_NAMED, PER_ACCELERATOR_VALUE, TIER, LOWER)
 NOT_STATED = "not stated"
 _LOWER_UNITS = {UNITS[u] for u in LOWER_IS_BETTER if u in UNITS}
 RDF_TYPE = NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
@@ -40,10 +44,11 @@ _XSD_BOOLEAN = NamedNode("http://www.w3.org/2001/XMLSchema#boolean")
 
 #: what the facts are derived from, a row per chip a claim ran on
 _CLAIMS = """
-SELECT ?claim ?model ?chip ?unit ?metric ?scope ?v ?derived ?tier WHERE {
+SELECT ?claim ?model ?acc ?chip ?vendor ?unit ?metric ?scope ?v ?derived ?tier WHERE {
   ?claim a bk:Benchmark .
   OPTIONAL { ?claim bk:model ?model }
-  OPTIONAL { ?claim bk:accelerator ?acc OPTIONAL { ?acc bk:madeOf ?part } BIND (COALESCE(?part, ?acc) AS ?chip) }
+  OPTIONAL { ?claim bk:accelerator ?acc OPTIONAL { ?acc bk:madeOf ?part } BIND (COALESCE(?part, ?acc) AS ?chip)
+             OPTIONAL { ?chip bk:vendor ?vendor } }
   OPTIONAL { ?claim bk:result ?r . ?r qudt:value ?v ; qudt:hasUnit ?unit ; bk:scope ?scope ; bk:metric ?metric }
   OPTIONAL { ?claim bk:derivedValue/qudt:value ?derived }
   OPTIONAL { ?claim bk:accuracyTarget ?tier }
@@ -69,12 +74,15 @@ def _claims(store: Store, models: list[str] | None) -> dict[NamedNode, dict[str,
     found: dict[NamedNode, dict[str, Any]] = {}
     for row in select(store, sparql_prefixes() + text, use_default_graph_as_union=True):
         claim = row["claim"]
-        seen = found.setdefault(claim, {"chips": set()})
+        seen = found.setdefault(claim, {"chips": set(), "named": set(), "vendors": set()})
         for name in ("model", "unit", "metric", "scope", "v", "derived", "tier"):
             if row[name] is not None:
                 seen[name] = row[name]
         if row["chip"] is not None:
             seen["chips"].add(row["chip"].value)
+            seen["named"].add(row["acc"].value)
+        if row["vendor"] is not None:
+            seen["vendors"].add(row["vendor"])
     return found
 
 
@@ -108,14 +116,16 @@ def fact_quads(store: Store, graph: NamedNode, base: str, models: list[str] | No
     ...     store.extend(record_quads(Record("benchmarks", d["id"], Path("x.json"), d)))
     >>> for q in fact_quads(store, NamedNode("urn:g"), "https://w3id.org/benchkg/"):
     ...     print(q.subject.value.rsplit("/", 1)[1], q.predicate.value.rsplit("#", 1)[1], q.object.value.rsplit("/", 1)[-1])
-    b ranOn c+d
-    c+d type https://w3id.org/benchkg/ontology#AcceleratorCombination
-    c+d part c
-    c+d part d
     a ranOn c
+    a ranOnAsNamed c
     a perAcceleratorValue 100
     a tier 99
     a lowerIsBetter false
+    b ranOn c+d
+    b ranOnAsNamed c+d
+    c+d type ontology#AcceleratorCombination
+    c+d part c
+    c+d part d
     b tier not stated
     b lowerIsBetter false
     """
@@ -125,11 +135,14 @@ def fact_quads(store: Store, graph: NamedNode, base: str, models: list[str] | No
         chips = sorted(row["chips"])
         if len(chips) == 1:
             quads.append(Quad(claim, RAN_ON, NamedNode(chips[0]), graph))
+            quads += [Quad(claim, AS_NAMED, NamedNode(named), graph) for named in sorted(row["named"])]
         elif chips:
             combination = NamedNode(combination_iri(base, chips))
-            quads.append(Quad(claim, RAN_ON, combination, graph))
+            quads += [Quad(claim, RAN_ON, combination, graph), Quad(claim, AS_NAMED, combination, graph)]
             quads.append(Quad(combination, RDF_TYPE, COMBINATION, graph))
             quads += [Quad(combination, PART, NamedNode(chip), graph) for chip in chips]
+            if len(row["vendors"]) == 1:
+                quads.append(Quad(combination, VENDOR, next(iter(row["vendors"])), graph))
         per_accelerator = _per_accelerator(row, len(chips))
         if per_accelerator is not None:
             quads.append(Quad(claim, PER_ACCELERATOR_VALUE, per_accelerator, graph))
@@ -177,8 +190,9 @@ def remove_facts(store: Store, graph: NamedNode, claims: list[NamedNode] | None 
             for old in list(store.quads_for_pattern(subject, predicate, None, graph)):
                 store.remove(old)
     if claims is None:
-        for old in list(store.quads_for_pattern(None, PART, None, graph)):
-            store.remove(old)
+        for predicate in (PART, VENDOR):
+            for old in list(store.quads_for_pattern(None, predicate, None, graph)):
+                store.remove(old)
         for old in list(store.quads_for_pattern(None, RDF_TYPE, COMBINATION, graph)):
             store.remove(old)
 

@@ -159,10 +159,12 @@ def curator_name(iri: str) -> str:
     ('per-accelerator', 'vendor')
     >>> curator_name(UNITS["tokens/s"]), curator_name("https://w3id.org/benchkg/id/models/llama2-70b")
     ('tokens/s', 'llama2-70b')
+    >>> curator_name("https://w3id.org/benchkg/combinations/amd-mi350x+nvidia-h200")
+    'amd-mi350x+nvidia-h200'
     """
     if iri in UNIT_NAMES:
         return UNIT_NAMES[iri]
-    record = re.search(r"/id/[a-z]+/([^/#]+)$", iri)
+    record = re.search(r"/(?:id/[a-z]+|combinations)/([^/#]+)$", iri)
     if record:
         return unquote(record.group(1))  # an id as its curator wrote it, never %-encoded
     if iri.startswith(BK):
