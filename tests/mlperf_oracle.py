@@ -17,6 +17,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from functools import cached_property
 from pathlib import Path
 
 ROUNDS = ("4.1", "5.1", "6.0")
@@ -114,6 +115,11 @@ class Record:
 
     def is_cpu(self, r: Result) -> bool:
         return all(self.chips.get(a, {}).get("kind") == "cpu" for a in r.ran_on)
+
+    @cached_property
+    def tiered_models(self) -> set[str]:
+        """The models some result states an accuracy tier for."""
+        return {r.model for r in self.results if r.tier is not None}
 
 
 def load(raw: Path, data: Path) -> Record:
@@ -328,7 +334,8 @@ def matches(record: Record, r: Result, s: dict) -> bool:
             return False
     if want("submitter") and r.submitter != _slug(want("submitter")):  # "ORACLE" is the organisation oracle
         return False
-    if want("accuracy") and r.tier not in (None, want("accuracy")):
+    # a result that states no tier passes a tier only when no result of its model states one (issue 41)
+    if want("accuracy") and r.tier != want("accuracy") and (r.tier is not None or r.model in record.tiered_models):
         return False
     if want("division") and r.division not in (None, want("division")):
         return False

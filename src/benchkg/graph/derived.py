@@ -75,7 +75,10 @@ def derive_caveats(
     # which audited result each vendor claim restates: when only claims changed, the links from and to
     # them (a changed audited result changes the links of unchanged vendor claims), else all of them;
     # then every superlative (any result may be a rival), both before the finding shapes read them
-    facts += _audited_links(store, graph, claims if claims_only else None)
+    links, relinked = _audited_links(store, graph, claims if claims_only else None)
+    facts += links
+    if claims is not None:  # a vendor claim that now restates an audited result, or no longer: its caveats too
+        claims = sorted(set(claims) | relinked)
     remove_superlatives(store, graph)
     verdicts = superlative_quads(store, graph)
     store.extend(verdicts)
@@ -142,16 +145,19 @@ def _facts(store: Store, graph: NamedNode, base: str, claims: list[str] | None) 
     return found
 
 
-def _audited_links(store: Store, graph: NamedNode, claims: list[str] | None) -> list[Quad]:
+def _audited_links(store: Store, graph: NamedNode, claims: list[str] | None) -> tuple[list[Quad], set[str]]:
     """The ``bk:auditedBy`` links derived again (of every claim, or from and to ``claims``), put in
-    the store in place of the old ones and returned."""
+    the store in place of the old ones; returned with the vendor claims whose links changed."""
     changed = {NamedNode(c) for c in claims} if claims is not None else None
+    before = set()
     for old in list(store.quads_for_pattern(None, AUDITED_BY, None, graph)):
         if changed is None or old.subject in changed or old.object in changed:
             store.remove(old)
+            before.add((old.subject.value, old.object.value))
     found = audited_quads(store, graph, claims)
     store.extend(found)
-    return found
+    after = {(q.subject.value, q.object.value) for q in found}
+    return found, {vendor for vendor, _ in before ^ after}
 
 
 def _tiers_changed(store: Store, graph: NamedNode) -> set[str]:
@@ -168,7 +174,9 @@ def _tiers_changed(store: Store, graph: NamedNode) -> set[str]:
     now = {
         str(row["m"])
         for row in select(
-            store, f"SELECT DISTINCT ?m WHERE {{ ?c <{BK}accuracyTarget> ?t ; <{BK}model> ?m }}", use_default_graph_as_union=True
+            store,
+            f"SELECT DISTINCT ?m WHERE {{ ?c <{BK}accuracyTarget> ?t ; <{BK}model> ?m }}",
+            use_default_graph_as_union=True,
         )
     }
     return had ^ now
@@ -202,7 +210,7 @@ def _claim_caveat_queries(store: Store, prefixes: str, only: str, redone: set[st
         prefixes
         + """SELECT ?g ?facet ?v WHERE { ?g a bk:Gotcha ; bk:appliesTo ?a .
             ?a ?facet ?v . FILTER (?facet IN (bk:appliesToSuite, bk:appliesToScenario, bk:appliesToMetric,
-            bk:appliesToField, bk:appliesToMeasuredBy)) }""",
+            bk:appliesToField, bk:appliesToMeasuredBy, bk:appliesToUnaudited)) }""",
         use_default_graph_as_union=True,
     ):
         facets.setdefault(row["g"].value, {}).setdefault(row["facet"].value.rsplit("#", 1)[1], []).append(
@@ -221,6 +229,8 @@ def _claim_caveat_queries(store: Store, prefixes: str, only: str, redone: set[st
             if facet in given:
                 var = facet.lower()
                 where.append(f"VALUES ?{var} {{ {' '.join(f'<{v}>' for v in given[facet])} }} " + pattern.format(v=var))
+        if "appliesToUnaudited" in given and "true" in given["appliesToUnaudited"]:
+            where.append("FILTER NOT EXISTS { ?claim bk:auditedBy ?_audited }")  # (the audited links come first)
         if "appliesToField" in given:
             alternatives = [field_paths.get(p, f"<{p}>") for p in given["appliesToField"]]
             where.append("FILTER EXISTS { " + " UNION ".join(f"{{ ?claim {a} ?any }}" for a in alternatives) + " }")

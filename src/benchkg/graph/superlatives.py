@@ -31,8 +31,10 @@ from benchkg.kernel.vocab import BK, LOWER_IS_BETTER, UNITS, sparql_prefixes
 
 SUPERLATIVE = NamedNode(BK + "superlative")
 VERDICT_CLASS = NamedNode(BK + "SuperlativeVerdict")
-_OUT = {name: NamedNode(BK + name) for name in ("verdict", "population", "better", "unclassifiedBetter",
-                                               "claimValue", "bestValue", "best")}
+_OUT = {
+    name: NamedNode(BK + name)
+    for name in ("verdict", "population", "better", "unclassifiedBetter", "claimValue", "bestValue", "best")
+}
 _OUT["unit"] = NamedNode("http://qudt.org/schema/qudt/hasUnit")
 _INTEGER = NamedNode("http://www.w3.org/2001/XMLSchema#integer")
 _DECIMAL = NamedNode("http://www.w3.org/2001/XMLSchema#decimal")

@@ -391,6 +391,8 @@ SCHEMA: dict[str, dict[str, Field]] = {
             metrics=L("bk:appliesToMetric", V("bk:appliesToMetric", "metric")),
             fields=L("bk:appliesToField", Field("field-name", "bk:appliesToField")),
             measured_by=L("bk:appliesToMeasuredBy", V("bk:appliesToMeasuredBy", "measured-by")),
+            # true: only claims that restate no audited result (no bk:auditedBy: the vendor's own number)
+            unaudited=B("bk:appliesToUnaudited"),
         ),
         "finding_shapes": L("bk:findingShape", Field("shape", "bk:findingShape")),
         "compares": O(
