@@ -169,3 +169,54 @@ def test_a_vendor_claim_that_restates_an_audited_result_is_paired_with_it_everyw
     assert f"audited by: {restated[0]['id']}" in shown and "vendor-measured-not-audited" not in shown
     pairs = [r for r in kg.query("vendor-vs-audited") if r["vendor_claim"] == RESTATED["id"]]
     assert [(r["audited_claim"], r["verdict"]) for r in pairs] == [(restated[0]["id"], "matches")]
+
+
+def _restates(vendor: dict, audited: dict) -> bool:
+    """The same round, model, scenario, count and unit, and the number the claim states equal to the
+    audited one in its scope within half a unit of the claim's last place (a whole number here)."""
+    keys = ("suite_id", "model_id", "scenario", "accelerator_count", "unit")
+    if not all(vendor.get(k) == audited.get(k) for k in keys):
+        return False
+    published = Decimal(str(audited["value"]))
+    if vendor["scope"] == "per-accelerator" and audited["scope"] == "aggregate":
+        published /= audited["accelerator_count"]
+    return abs(Decimal(str(vendor["value"])) - published) <= Decimal("0.5")
+
+
+def test_a_vendor_claim_that_restates_an_audited_result_is_not_counted_twice(kg):
+    """Case 3: a count of v6.1 closed-datacenter results was 460 where MLCommons published 456 (four
+    vendor claims restate four of them), and --best-per submitter picked CoreWeave's own claim."""
+    files = [
+        c
+        for c in _files()
+        if c["suite_id"] == "mlperf-inference-v6.1"
+        and c.get("division") == "closed"
+        and "datacenter" in json.dumps(c.get("system_type", "datacenter"))
+    ]
+    audited = [c for c in files if c["measured_by"] == "mlcommons"]
+    vendor = [c for c in files if c["measured_by"] == "vendor"]
+    restating = [v for v in vendor if any(_restates(v, a) for a in audited)]
+    assert restating, "some vendor claims restate audited results (else this test could not fail)"
+    rows = kg.results(where=["round=6.1", "division=closed", "system_type=datacenter"], group_by=["round"])
+    assert rows[0]["count"] == len(files) - len(restating)
+    best = kg.results(
+        where=["round=6.1", "model=gpt-oss-120b", "scenario=offline", "submitter=coreweave"],
+        best_per=["submitter"],
+        columns=["claim", "measured_by"],
+    )
+    assert [r["measured_by"] for r in best] == ["mlcommons"]
+    shown = kg.results(where=["round=6.1", "measured_by=vendor"], columns=["claim"])
+    assert {v["id"] for v in restating} <= {r["claim"] for r in shown}, "--where measured_by shows them"
+
+
+def test_a_power_capped_run_in_a_ranking_is_said(data):
+    """Case 8: in v6.0, single-node MI355X Llama 2 70B Offline, Dell+MangoBoost's "(Power Cap 1000 W)"
+    run ranked beside uncapped runs with nothing to tell them apart; a ranking without one says nothing."""
+    capped = [c["id"] for c in _files() if "cap" in c.get("clock_state", "").lower()]
+    assert capped
+    args = ("--param", "suite=mlperf-inference-v6.0", "--param", "scenario=offline")
+    mixed = cli("query", "leaderboard", *args, "--param", "accelerator=amd-instinct-mi355x", "--data", data)
+    said = " ".join(mixed.stdout.split())
+    assert "power-capped-beside-uncapped" in said and "power cap 1000 W 1 claim" in said
+    plain = cli("query", "leaderboard", *args, "--param", "accelerator=nvidia-h200-sxm-141gb", "--data", data)
+    assert plain.exit_code == 0 and "power-capped" not in plain.stdout

@@ -411,6 +411,10 @@ def _view(claim: str, wanted: list[str], conditions: list[Condition], fresh: _Va
     names = names or {}
     parts = [f"{claim} a bk:Benchmark ; bk:result ?_r{claim[1:]} ."]
     parts += _filters(conditions, claim, fresh, resolve, base)
+    if not {c.column for c in conditions} & {"measured_by", "claim"}:
+        # a vendor claim that restates an audited result (bk:auditedBy) is that result again, not one more:
+        # counted, ranked or paired twice otherwise (issue 41); --where measured_by=… shows it
+        parts.append(f"FILTER NOT EXISTS {{ {claim} bk:auditedBy ?_restated{claim[1:]} }}")
     parts += [_use(n, claim, names.get(n, f"?{n}"), fresh) for n in wanted]
     return "\n  ".join(p for p in parts if p)
 

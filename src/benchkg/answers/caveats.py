@@ -35,8 +35,12 @@ DIMENSIONS = {
     "system-type": "bk:systemType",
     "unit": "bk:result/qudt:hasUnit",
     "metric": "bk:result/bk:metric",
+    "clock-state": "bk:clockState",
 }
 NOT_STATED = "(not stated)"
+#: the dimensions where stating nothing is a value of its own: a run that states no clock state ran at
+#: the default clocks (MLPerf writes a cap into the accelerator's name), so it differs from a capped run
+_ABSENCE_IS_A_VALUE = ("clock-state",)
 _PREFIXES = (
     "PREFIX bk: <https://w3id.org/benchkg/ontology#>\nPREFIX qudt: <http://qudt.org/schema/qudt/>\n"
     "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
@@ -150,7 +154,8 @@ def comparison_caveats(select: Callable[[str], list[dict]], claims: Iterable[str
             if len(present) < 2:
                 continue
             split = {v: n for v, n in counts.items() if v in named}
-        elif len(set(counts) - {NOT_STATED}) < 2:  # a claim that states no value differs from none
+        elif len(set(counts) - ({NOT_STATED} if dimension not in _ABSENCE_IS_A_VALUE else set())) < 2:
+            # (a claim that states no value differs from none, but where stating none is a value)
             continue
         else:
             split = counts

@@ -68,6 +68,7 @@ SCHEMES: dict[str, tuple[str, ...]] = {
         "accelerator-count",
         "system-type",
         "unit",
+        "clock-state",
     ),
 }
 
