@@ -220,3 +220,22 @@ def test_a_power_capped_run_in_a_ranking_is_said(data):
     assert "power-capped-beside-uncapped" in said and "power cap 1000 W 1 claim" in said
     plain = cli("query", "leaderboard", *args, "--param", "accelerator=nvidia-h200-sxm-141gb", "--data", data)
     assert plain.exit_code == 0 and "power-capped" not in plain.stdout
+
+
+def test_a_row_left_out_for_want_of_a_fact_is_named_with_the_fact(data):
+    """Case 7: tokens-per-bandwidth dropped MI350P (its record gives no memory bandwidth) without a word,
+    and asked for MI350P directly, its note blamed the accelerator filter."""
+    chip = json.loads((FULL_DATA / "accelerators" / "amd-instinct-mi350p.json").read_text())
+    assert "memory_bandwidth_tbs" not in chip, "the record gives no bandwidth (else this test could not fail)"
+    claims = [
+        c["id"]
+        for c in _files()
+        if c.get("accelerator_ids") == ["amd-instinct-mi350p"] and c["unit"] == "tokens/s" and c.get("division") == "closed"
+        and c.get("accuracy_target", "99") == "99"  # (the default tier; these models' results all state one)
+    ]
+    assert claims
+    out = cli("query", "tokens-per-bandwidth", "--param", "accelerator=amd-instinct-mi350p", "--data", data)
+    said = " ".join(out.stdout.split())
+    assert out.exit_code == 0 and "(0 rows)" in said
+    assert f"Left out for want of the chip's memory bandwidth (its accelerator record gives none): {len(claims)} of" in said
+    assert all(c in said for c in claims) and "What empties it" not in said

@@ -121,7 +121,7 @@ def assemble(
     if saved.then == "pair" and "unpaired" in results.extra:  # a pair the results algebra wrote
         sides = (saved.then_args.get("a", "a"), saved.then_args.get("b", "b"))
         answer.unpaired = unpaired_note(sides, results.extra["unpaired"], hint="")
-    if not results.count:
+    if not results.count and not (saved.missing and answer.unpaired):  # (else the missing fact is the reason)
         answer.empty = why_empty(saved, {**params, **settled}, settled_run, given=set(params))
     if cite:
         answer.disclosure = disclose(select, results, saved.claims)
@@ -137,6 +137,11 @@ def without_partner(saved, params: dict[str, str], results, select: Callable, ba
     missing = [c.rsplit("/", 1)[-1] for c in candidates if c not in paired]
     if not missing:
         return ""
+    if saved.missing:  # a row that needs a fact the record lacks: named with the fact, never blamed on the slice
+        return (
+            f"Left out for want of {saved.missing}: {len(missing)} of {len(candidates)} "
+            f"claim{'s' if len(candidates) != 1 else ''}: " + ", ".join(missing)
+        )
     asked = f"count={params['count']}" if "count" in params else "this slice"
     hint = (
         " (count=nearest pairs a claim at the nearest other scale; count=any at every scale)"

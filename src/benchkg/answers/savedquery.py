@@ -90,6 +90,7 @@ class SavedQuery:
     whole: tuple[str, ...] = ()  # "#+ whole: COLUMN…": text a table never shortens (it drops columns first)
     keep: tuple[str, ...] = ()  # "#+ keep: COLUMN…": columns a table never drops for width (what makes a row honest)
     unpaired: tuple[str, str] | None = None  # "#+ unpaired: COLUMN PATTERN": the claims ?c of PATTERN a row could pair
+    missing: str = ""  # "#+ missing: FACT": the unpaired claims lack FACT (the note names it, not a partner)
 
     @property
     def builtin(self) -> bool:
@@ -190,6 +191,8 @@ def parse_query_text(text: str, path: Path) -> SavedQuery:
                 raise QueryError(f"{path}:{n}: an unpaired line is '#+ unpaired: COLUMN PATTERN-ON-?c'")
             check_depth(pattern, f"{path}:{n}")  # (a comment to the body's check; it runs all the same)
             query.unpaired = (column, pattern.strip())
+        elif key == "missing":
+            query.missing = rest.strip()
         elif key == "then":  # "#+ then: NAME [KEY=VALUE …]" (shell quoting)
             words = shlex.split(rest) or [""]
             if words[0] not in POST_STEPS or not all("=" in w for w in words[1:]):
