@@ -230,12 +230,17 @@ def test_a_row_left_out_for_want_of_a_fact_is_named_with_the_fact(data):
     claims = [
         c["id"]
         for c in _files()
-        if c.get("accelerator_ids") == ["amd-instinct-mi350p"] and c["unit"] == "tokens/s" and c.get("division") == "closed"
+        if c.get("accelerator_ids") == ["amd-instinct-mi350p"]
+        and c["unit"] == "tokens/s"
+        and c.get("division") == "closed"
         and c.get("accuracy_target", "99") == "99"  # (the default tier; these models' results all state one)
     ]
     assert claims
     out = cli("query", "tokens-per-bandwidth", "--param", "accelerator=amd-instinct-mi350p", "--data", data)
     said = " ".join(out.stdout.split())
     assert out.exit_code == 0 and "(0 rows)" in said
-    assert f"Left out for want of the chip's memory bandwidth (its accelerator record gives none): {len(claims)} of" in said
+    assert (
+        f"Left out for want of the chip's memory bandwidth (its accelerator record gives none): {len(claims)} of"
+        in said
+    )
     assert all(c in said for c in claims) and "What empties it" not in said

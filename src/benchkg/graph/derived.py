@@ -153,11 +153,11 @@ def _audited_links(store: Store, graph: NamedNode, claims: list[str] | None) -> 
     for old in list(store.quads_for_pattern(None, AUDITED_BY, None, graph)):
         if changed is None or old.subject in changed or old.object in changed:
             store.remove(old)
-            before.add((old.subject.value, old.object.value))
+            before.add((str(old.subject), str(old.object)))
     found = audited_quads(store, graph, claims)
     store.extend(found)
-    after = {(q.subject.value, q.object.value) for q in found}
-    return found, {vendor for vendor, _ in before ^ after}
+    after = {(str(q.subject), str(q.object)) for q in found}
+    return found, {vendor.strip("<>") for vendor, _ in before ^ after}
 
 
 def _tiers_changed(store: Store, graph: NamedNode) -> set[str]:

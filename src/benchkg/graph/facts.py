@@ -160,9 +160,8 @@ def _per_accelerator(row: dict[str, Any], chips: int) -> Literal | None:
     """A claim's per-accelerator value: one chip, a throughput, stated per accelerator or derived."""
     if chips != 1 or row.get("metric") != NamedNode(BK + "metric-throughput"):
         return None
-    if row.get("scope") == NamedNode(BK + "scope-per-accelerator"):
-        return row["v"]
-    return row.get("derived")
+    found = row["v"] if row.get("scope") == NamedNode(BK + "scope-per-accelerator") else row.get("derived")
+    return found if isinstance(found, Literal) else None
 
 
 def models_of(store: Store, claims: list[str]) -> list[str]:

@@ -105,15 +105,19 @@ def _in_scope(row: dict[str, Any], ranked: str) -> Literal | None:
     """
     scope = row["scope"].value
     if scope == ranked:
-        return row["v"]
+        return _literal(row["v"])
     if row["metric"].value != _THROUGHPUT:
         return None
     if ranked == _PER_ACCELERATOR and scope == _AGGREGATE and "derived" in row:
-        return row["derived"]
+        return _literal(row["derived"])
     if ranked == _AGGREGATE and scope == _PER_ACCELERATOR and "count" in row:
         product = Decimal(row["v"].value) * Decimal(row["count"].value)
         return Literal(format(product.normalize(), "f"), datatype=_DECIMAL)
     return None
+
+
+def _literal(term: Any) -> Literal | None:
+    return term if isinstance(term, Literal) else None
 
 
 def _admitted(facets: dict[str, set[Any]], result: dict[str, Any]) -> int | None:
@@ -180,7 +184,10 @@ def superlative_quads(store: Store, graph: NamedNode) -> list[Quad]:
     for iri, claim in sorted(claims.items(), key=lambda item: item[0].value):
         found = verdict(claim, audited, iri)
         node = NamedNode(iri.value + "#superlative")
-        out = [(RDF_TYPE, VERDICT_CLASS), (_OUT["verdict"], Literal(found["verdict"]))]
+        out: list[tuple[NamedNode, NamedNode | Literal]] = [
+            (RDF_TYPE, VERDICT_CLASS),
+            (_OUT["verdict"], Literal(found["verdict"])),
+        ]
         if found["rows"]:
             out += [
                 (_OUT["population"], Literal(str(found["population"]), datatype=_INTEGER)),
