@@ -79,10 +79,7 @@ def derive_caveats(
     facts += links
     if claims is not None:  # a vendor claim that now restates an audited result, or no longer: its caveats too
         claims = sorted(set(claims) | relinked)
-    remove_superlatives(store, graph)
-    verdicts = superlative_quads(store, graph)
-    store.extend(verdicts)
-    facts += verdicts
+    facts += _verdicts(store, graph)
     prefixes = sparql_prefixes()
     only = "VALUES ?claim { " + " ".join(f"<{c}>" for c in claims) + " } " if claims is not None else ""
     quads = [
@@ -141,6 +138,14 @@ def _facts(store: Store, graph: NamedNode, base: str, claims: list[str] | None) 
         models = sorted(set(models_of(store, claims)) | _tiers_changed(store, graph))
         remove_facts(store, graph, [NamedNode(c) for c in claims] + claims_of_models(store, models))
         found = fact_quads(store, graph, base, models)
+    store.extend(found)
+    return found
+
+
+def _verdicts(store: Store, graph: NamedNode) -> list[Quad]:
+    """Every superlative's verdict derived again (any result may be a claim's rival), put in the store."""
+    remove_superlatives(store, graph)
+    found = superlative_quads(store, graph)
     store.extend(found)
     return found
 

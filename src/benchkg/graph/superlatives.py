@@ -46,7 +46,7 @@ _FACETS = ("suite", "division", "systemType", "model", "scenario", "accuracyTarg
 #: the claims that assert a rank, a row per facet value their population gives
 _CLAIMS = """
 SELECT ?claim ?rank ?ranked ?v ?unit ?scope ?metric ?derived ?count ?facet ?given ?part ?audited WHERE {
-  ?claim bk:asserts ?as ; bk:result ?r . ?as bk:rank ?rank ; bk:rankScope ?ranked .
+  ?claim bk:asserts ?as ; bk:result ?r . OPTIONAL { ?as bk:rank ?rank } OPTIONAL { ?as bk:rankScope ?ranked }
   ?r qudt:value ?v ; qudt:hasUnit ?unit ; bk:scope ?scope ; bk:metric ?metric .
   OPTIONAL { ?claim bk:derivedValue/qudt:value ?derived } OPTIONAL { ?claim bk:acceleratorCount ?count }
   OPTIONAL { ?claim bk:auditedBy ?audited }
@@ -137,7 +137,10 @@ def _admitted(facets: dict[str, set[Any]], result: dict[str, Any]) -> int | None
 
 def verdict(claim: dict[str, Any], audited: dict[NamedNode, dict[str, Any]], iri: NamedNode) -> dict[str, Any]:
     """The verdict of one claim's superlative against the audited results (see the module doc):
-    counts, the claim's number in the ranked scope, and the best of the population with its number."""
+    counts, the claim's number in the ranked scope, and the best of the population with its number.
+    An assertion that says no scope cannot be checked (``superlative-is-complete`` says why)."""
+    if "ranked" not in claim:
+        return {"verdict": "unchecked", "claim_value": None, "best": [], "rows": 0}
     ranked = claim["ranked"].value
     stated = _in_scope(claim, ranked)
     mine = Decimal(stated.value) if stated is not None else None
@@ -162,7 +165,8 @@ def verdict(claim: dict[str, Any], audited: dict[NamedNode, dict[str, Any]], iri
         if admitted and (top is None or sign * number >= top):
             best = ([] if top is None or sign * number > top else best) + [(o, value)]
             top = sign * number
-    rank = int(claim["rank"].value)
+    # (no rank, or one below 1, is a finding of its own, not a beaten one)
+    rank = max(1, int(claim["rank"].value)) if "rank" in claim else 1
     if counts["population"] == 0:
         outcome = "unchecked"
     elif counts["better"] >= rank:
