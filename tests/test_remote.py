@@ -124,7 +124,7 @@ def test_push_with_sparql_update(server, graph_data):
     remote = remote_quads(server.query)
     assert result.sent and remote == local_quads(store)
     # the comparison facts the build derived travel with the records (issue 41)
-    derived = ("ranOn", "perAcceleratorValue", "lowerIsBetter", "tier", "superlative", "auditedBy")
+    derived = ("ranOn", "perAcceleratorValue", "lowerIsBetter", "tier", "superlative")
     sent = {p for _, _, p, _ in remote}
     assert all(f"<https://w3id.org/benchkg/ontology#{name}>" in sent for name in derived)
 
