@@ -244,3 +244,14 @@ def test_a_row_left_out_for_want_of_a_fact_is_named_with_the_fact(data):
         in said
     )
     assert all(c in said for c in claims) and "What empties it" not in said
+
+
+def test_show_says_the_superlative_verdict_the_saved_query_and_the_shapes_give(kg, data):
+    """One verdict, derived once (benchkg.graph.superlatives): show, the saved query and the shapes read it."""
+    rows = kg.query("superlatives")
+    assert {r["verdict"] for r in rows} >= {"holds", "unchecked"}
+    beaten = {f.focus.rsplit("/", 1)[1] for f in kg.validate() if f.shape == "superlative-beaten"}
+    for row in rows:
+        shown = cli("show", row["claim"], "--data", data).stdout
+        assert f"superlative: {row['verdict']} (" in shown, (row["claim"], row["verdict"])
+        assert (row["verdict"] == "beaten") == (row["claim"] in beaten)

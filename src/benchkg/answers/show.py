@@ -130,17 +130,42 @@ def _derived(backend, iri: str) -> list[str]:
         SELECT ?value ?unit ?scope WHERE {{ <{iri}> bk:derivedValue ?d .
           ?d qudt:value ?value ; bk:scope ?scope . OPTIONAL {{ ?d qudt:hasUnit ?unit }} }}""",
     )
+    # the audited result it restates and its superlative's verdict, both derived at build time (one query)
     audited = backend.results(
-        f"PREFIX bk: <https://w3id.org/benchkg/ontology#> SELECT ?a WHERE {{ <{iri}> bk:auditedBy ?a }} ORDER BY ?a",
+        f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
+        SELECT ?a ?verdict ?better ?population ?best ?best_value WHERE {{
+          {{ <{iri}> bk:auditedBy ?a }}
+          UNION {{ <{iri}> bk:superlative ?s . ?s bk:verdict ?verdict
+                   OPTIONAL {{ ?s bk:better ?better ; bk:population ?population }}
+                   OPTIONAL {{ ?s bk:best ?best ; bk:bestValue ?best_value }} }}
+        }} ORDER BY ?a ?best""",
     )
-    return [
+    lines = [
         f"  derived: {short(row['value'])} {short(row.get('unit'))} {short(row['scope'])} "
         f"(= value ÷ accelerator_count; not stated by the source)"
         for row in derived.rows
-    ] + [
-        f"  audited by: {short(row['a'])} (the audited result this vendor claim restates, equal within rounding)"
-        for row in audited.rows
     ]
+    for row in audited.rows:
+        if row.get("a") is not None:
+            lines.append(
+                f"  audited by: {short(row['a'])} (the audited result this vendor claim restates, equal within rounding)"
+            )
+        elif row.get("verdict") is not None and not any(line.startswith("  superlative:") for line in lines):
+            lines.append("  superlative: " + _verdict_text(row))
+    return lines
+
+
+def _verdict_text(row) -> str:
+    """A superlative's verdict as ``show`` says it (the same verdict the saved query and shapes read)."""
+    verdict = short(row["verdict"])
+    if row.get("population") is None:
+        return f"{verdict} (no audited result of the population it names)"
+    said = f"{verdict} ({short(row['better'])} of {short(row['population'])} audited results better"
+    if row.get("best") is not None:
+        said += (
+            f"; {'runner-up' if verdict == 'holds' else 'best'} {short(row['best'])} with {short(row['best_value'])}"
+        )
+    return said + ")"
 
 
 def _referrers(backend, iri: str, base: str, all_referrers: bool) -> list[str]:

@@ -69,8 +69,9 @@ def combination_iri(base: str, chips: list[str]) -> str:
 def _claims(store: Store, models: list[str] | None) -> dict[NamedNode, dict[str, Any]]:
     """claim -> its row, with ``chips`` the set of chips it ran on; only claims of ``models`` if given."""
     text = _CLAIMS
-    if models is not None:
+    if models is not None:  # (the model joined, not optional: an OPTIONAL would keep every claim, any model)
         text = text.replace("WHERE {\n", "WHERE {\n  VALUES ?model { " + " ".join(models) + " }\n", 1)
+        text = text.replace("OPTIONAL { ?claim bk:model ?model }", "?claim bk:model ?model .")
     found: dict[NamedNode, dict[str, Any]] = {}
     for row in select(store, sparql_prefixes() + text, use_default_graph_as_union=True):
         claim = row["claim"]
