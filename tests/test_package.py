@@ -159,11 +159,22 @@ def test_init_writes_a_data_repository_that_validates_on_the_reference_set(data_
     checked = run(["benchkg", "validate"], data_repo, env)
     assert checked.returncode == 0 and "0 violation(s)" in checked.stdout, checked.stdout + checked.stderr
     answer = run(
-        ["benchkg", "query", "leaderboard", "--param", "suite=mlperf-inference-v6.1", "--format", "json"],
+        # (accuracy=any: the example claim states no tier, and the reference set's Llama 2 70B results do)
+        [
+            "benchkg",
+            "query",
+            "leaderboard",
+            "--param",
+            "suite=mlperf-inference-v6.1",
+            "--param",
+            "accuracy=any",
+            "--format",
+            "json",
+        ],
         data_repo,
         env,
     )
-    assert [row["claim"] for row in json.loads(answer.stdout)] == [EXAMPLE_CLAIM]
+    assert EXAMPLE_CLAIM in [row["claim"] for row in json.loads(answer.stdout)]
     assert run(["git", "status", "--porcelain", "--ignored"], data_repo).stdout.count(".benchkg/") == 1  # ignored
 
 

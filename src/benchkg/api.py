@@ -3,12 +3,12 @@ saved questions, get Python values back.
 
 >>> import benchkg
 >>> kg = benchkg.open("data")
->>> rows = kg.query("leaderboard", model="llama2-70b", scenario="server", suite="mlperf-inference-v6.1")
+>>> rows = kg.query("leaderboard", model="llama2-70b", scenario="server", suite="mlperf-inference-v6.1", accuracy="99.9")
 >>> top = rows[0]
 >>> top["accelerators"], top["accelerator_count"], top["value"], top["unit"], top["derived"]
-('nvidia-gb200', 72, Decimal('910621.36'), 'tokens/s', True)
+('nvidia-gb300', 8, Decimal('127984'), 'tokens/s', True)
 >>> rows.to_pandas().loc[0, "per_accelerator"]          # doctest: +SKIP
-Decimal('12647.5189')
+Decimal('15998')
 
 Every command has its call here: :meth:`KnowledgeGraph.build`, :meth:`~KnowledgeGraph.report`
 (validate), :meth:`~KnowledgeGraph.answer` (query), :meth:`~KnowledgeGraph.queries`,

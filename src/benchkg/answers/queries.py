@@ -273,9 +273,9 @@ def run_query(
     >>> from benchkg.kernel.resources import ROOT
     >>> store = build_graph(ROOT / "data").store
     >>> rows = run_query(store, "leaderboard", {"model": "llama2-70b", "scenario": "server",
-    ...                                         "suite": "mlperf-inference-v6.1"}).rows
+    ...                                         "suite": "mlperf-inference-v6.1", "accuracy": "99.9"}).rows
     >>> rows[0]["value"].value, rows[0]["per_accelerator"].value
-    ('910621.36', '12647.5189')
+    ('127984', '15998')
 
     :raises UsageError: for an unknown query or parameter, or a value its type rejects (an id that
         names no record, embedded; an endpoint is asked for names no local record has as typed).

@@ -11,7 +11,7 @@ from pathlib import Path
 from pyoxigraph import Literal, NamedNode, Quad, Store
 
 from benchkg.graph.audited import AUDITED_BY, audited_quads
-from benchkg.graph.facts import TIER, claims_of_models, fact_quads, models_of, remove_facts
+from benchkg.graph.facts import FACT_PREDICATES, TIER, claims_of_models, fact_quads, models_of, remove_facts
 from benchkg.graph.manifest import CAVEATS_DONE, manifest_graph
 from benchkg.graph.opening import construct, select
 from benchkg.graph.superlatives import remove_superlatives, superlative_quads
@@ -193,9 +193,10 @@ def _remove_redone(
     """Take away what an incremental derivation redoes: the caveats of ``claims``, every link of a
     finding gotcha, and the audited links from and to those claims (every one, unless ``claims_only``)."""
     caveat = NamedNode(BK + "caveat")
-    for claim in claims:
+    for claim in claims:  # (not its comparison facts: _facts redid those, for the claims of their models)
         for old in list(store.quads_for_pattern(NamedNode(claim), None, None, graph)):
-            store.remove(old)
+            if old.predicate not in FACT_PREDICATES:
+                store.remove(old)
     for gotcha in finding_gotchas:
         for old in list(store.quads_for_pattern(None, caveat, gotcha, graph)):
             store.remove(old)
