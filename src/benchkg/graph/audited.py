@@ -17,6 +17,7 @@ from typing import Any
 
 from pyoxigraph import NamedNode, Quad, Store
 
+from benchkg.graph.facts import models_of
 from benchkg.graph.opening import select
 from benchkg.kernel.vocab import BK, sparql_prefixes
 
@@ -106,17 +107,7 @@ def audited_quads(store: Store, graph: NamedNode, claims: list[str] | None = Non
 
     models = ""
     if claims is not None:
-        found = [
-            str(row["model"])
-            for row in select(
-                store,
-                sparql_prefixes()
-                + "SELECT DISTINCT ?model WHERE { VALUES ?claim { "
-                + " ".join(f"<{c}>" for c in claims)
-                + " } ?claim bk:model ?model }",
-                use_default_graph_as_union=True,
-            )
-        ]
+        found = models_of(store, claims)
         if not found:  # (claims removed, or none given: no link from or to them is left to make)
             return []
         models = "VALUES ?model { " + " ".join(found) + " }"

@@ -11,7 +11,15 @@ from pathlib import Path
 from pyoxigraph import Literal, NamedNode, Quad, Store
 
 from benchkg.graph.audited import AUDITED_BY, audited_quads
-from benchkg.graph.facts import FACT_PREDICATES, TIER, claims_of_models, fact_quads, models_of, remove_facts
+from benchkg.graph.facts import (
+    FACT_PREDICATES,
+    TIER,
+    claims_of_models,
+    fact_quads,
+    models_of,
+    remove_facts,
+    tiered_models,
+)
 from benchkg.graph.manifest import CAVEATS_DONE, manifest_graph
 from benchkg.graph.opening import construct, select
 from benchkg.graph.superlatives import remove_superlatives, superlative_quads
@@ -176,14 +184,7 @@ def _tiers_changed(store: Store, graph: NamedNode) -> set[str]:
             use_default_graph_as_union=False,
         )
     }
-    now = {
-        str(row["m"])
-        for row in select(
-            store,
-            f"SELECT DISTINCT ?m WHERE {{ ?c <{BK}accuracyTarget> ?t ; <{BK}model> ?m }}",
-            use_default_graph_as_union=True,
-        )
-    }
+    now = {f"<{model}>" for model in tiered_models(store)}
     return had ^ now
 
 

@@ -87,7 +87,7 @@ def _claims(store: Store, models: list[str] | None) -> dict[NamedNode, dict[str,
     return found
 
 
-def _tiered_models(store: Store) -> set[str]:
+def tiered_models(store: Store) -> set[str]:
     """The models some claim states an accuracy tier for."""
     return {
         row["model"].value
@@ -130,7 +130,7 @@ def fact_quads(store: Store, graph: NamedNode, base: str, models: list[str] | No
     b tier not stated
     b lowerIsBetter false
     """
-    tiered = _tiered_models(store)
+    tiered = tiered_models(store)
     quads: list[Quad] = []
     for claim, row in sorted(_claims(store, models).items(), key=lambda item: item[0].value):
         chips = sorted(row["chips"])
