@@ -32,6 +32,7 @@ UNITS = {
     "Tokens/s": "tokens/s",
     "Samples/s": "samples/s",
     "Queries/s": "queries/s",
+    "Tasks/s": "tasks/s",
     "Latency (ms)": "ms",
     "Latency (s)": "s",
 }
@@ -221,7 +222,7 @@ def _load_v61(raw: Path, record: Record, claims: dict) -> set[str]:
     for key in sorted(data, key=int):
         row = data[key]
         unit = UNITS.get(row["Units"])
-        if unit is None:  # Tasks/s: a unit benchkg does not read
+        if unit is None:  # (a unit benchkg does not read: none in v6.1)
             continue
         name = V61_MODELS.get(row["Model"], row["Model"])
         scenario_name = V61_SCENARIOS[row["Scenario"].lower()]

@@ -90,7 +90,7 @@ def test_the_same_system_across_two_tiers_or_two_rounds(kg, record, dim, a, b):
         assert abs(Decimal(str(row["a"])) - left) < Decimal("0.001") and abs(Decimal(str(row["b"])) - right) < Decimal(
             "0.001"
         )
-        assert abs(Decimal(str(row["ratio"])) - (right / left).quantize(Decimal("0.001"))) <= Decimal("0.001")
+        assert abs(Decimal(str(row["ratio"])) - right / left) < Decimal("1e-12")  # (in full: a table rounds)
     notes = " ".join(rows.notes)
     assert (
         f"Without a partner: {only_a} result{'s' if only_a != 1 else ''} with {column}={a} only, {only_b} with {column}={b} only"
@@ -199,8 +199,12 @@ def full_copy(tmp_path_factory):
         ["--group-by", "submitter", "--agg", "share"],
         ["--where", "scenario=offline", "--best-per", "chip", "--sort", "-per_accelerator"],
         ["--group-by", "submitter", "--only-in", "round=6.0", "--not-in", "round=6.1"],
+        ["--where", "round=6.1", "--pair", "scenario=offline,server", "--group-by", "chip", "--agg", "median"],
+        ["--where", "measured_by=mlcommons", "--first-in", "round=6.1", "--over", "chip"],
+        ["--where", "chip_vendor=any:amd", "--group-by", "chip,accelerator_kind", "--sort", "-count"],
+        ["--where", "round=in:6.0,6.1", "--group-by", "platform_id", "--agg", "distinct:round", "--sort", "-distinct"],
     ],
-    ids=["pair", "share", "best-per", "only-in"],
+    ids=["pair", "share", "best-per", "only-in", "pair-median", "first-in", "any", "platform-id"],
 )
 def test_explain_runs_unchanged_as_a_query_file(tmp_path, full_copy, args):
     explained = cli("results", *args, "--explain", "--data", full_copy)
@@ -216,7 +220,7 @@ def test_explain_runs_unchanged_as_a_query_file(tmp_path, full_copy, args):
 def _every_form():
     """Each column under each verb: filtered (as text, number or not-equal), grouped, set-differenced,
     ranked, held in a pair and aggregated."""
-    from benchkg.answers.algebra import COLUMNS, Request
+    from benchkg.answers.algebra import COLUMNS, SET_COLUMNS, Request
 
     for name, col in COLUMNS.items():
         ops = {"text": ["~x", "!=x", "=x"], "tier": ["~9", ">99"], "num": [">1", "=2"]}.get(col.kind, [])
@@ -227,6 +231,10 @@ def _every_form():
         yield Request(best_per=[name])
         if name != "round":
             yield Request(pair="round=6.0,6.1", hold=[name])
+            yield Request(pair="round=6.0,6.1", group_by=[name], agg="median:ratio")
+            yield Request(first_in="round=6.1", over=[name])
+        if name in SET_COLUMNS:
+            yield Request(where=[f"{name}=any:x"], columns=[name])
         if col.kind == "num":
             yield Request(group_by=["chip"], agg=f"median:{name}")
 
@@ -319,4 +327,5 @@ def test_a_pair_of_latencies_keeps_the_fastest_of_each_side(tmp_path):
         (data / "benchmarks" / "mlperf-6.1-closed-dell-dell-pro-max-gb10x1-yolo-99-singlestream.json").read_text()
     )
     assert row["a_claim"] == faster["id"] and Decimal(row["a"]) == 550
-    assert Decimal(row["ratio"]) == (Decimal(str(latest["value"])) / 550).quantize(Decimal("0.001"))
+    # the ratio in full in a data format (17 significant digits): a table shows three places
+    assert abs(Decimal(row["ratio"]) - Decimal(str(latest["value"])) / 550) < Decimal("1e-17")

@@ -120,7 +120,7 @@ bkshape:house-claims-name-an-engine a sh:NodeShape ;
     (repo / "data" / "gotchas" / "house-engine-unknown.json").write_text(json.dumps(gotcha, indent=2))
     built = cli("build", "--data", repo / "data")
     assert built.exit_code == 0, built.stderr
-    assert "house-engine-unknown" in open_kg(repo / "data").show(EXAMPLE)
+    assert "house-engine-unknown" in str(open_kg(repo / "data").show(EXAMPLE))
 
 
 def test_a_bad_benchkg_toml_names_its_line(repo):

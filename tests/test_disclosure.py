@@ -162,3 +162,16 @@ def test_compare_ends_with_a_paragraph_for_a_slide(full):
         "per accelerator, derived by dividing each result by its accelerator count: not a primary MLPerf metric" in para
     )
     assert para.endswith("see mlcommons.org.")
+
+
+def test_an_audited_result_without_a_published_id_is_never_called_not_verified(full):
+    """v6.1 published no result IDs: its audited AMD result is an MLPerf result all the same (issue 43:
+    compare called it "not verified by MLCommons"); the vendor's own claim beside it is not verified."""
+    audited = "mlperf-6.1-closed-amd-8xmi355x-2xepyc-9575f-llama2-70b-99.9-server"
+    vendor = "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server"
+    text = cli("compare", audited, vendor, "--data", full).stdout
+    para = " ".join(text.split("For a slide (MLPerf results-messaging guidelines):", 1)[1].split())
+    a, b = para.split("(b) ", 1)
+    assert "MLPerf Inference v6.1, Closed division, Datacenter, Available" in a and "no result ID published" in a
+    assert "not verified" not in a
+    assert "Result not verified by MLCommons Association" in b

@@ -312,10 +312,18 @@ ALGEBRA = [
     Request(where=["measured_by=mlcommons"], group_by=["host_cpu_vendor"], agg="share"),
     Request(group_by=["base_chip"], agg="distinct:chip_spelling"),
     Request(group_by=["submitter"], only_in="round=6.0", not_in="round=6.1"),
+    Request(where=["round=6.1"], pair="scenario=offline,server", group_by=["chip"], agg="median"),
+    Request(where=["measured_by=mlcommons"], first_in="round=6.1", over=["chip"]),
+    Request(where=["chip_vendor=any:amd"], group_by=["chip", "accelerator_kind", "framework_family"]),
+    Request(where=["round=in:6.0,6.1"], group_by=["platform_id", "round"], agg="median:stated_memory"),
 ]
 
 
-@pytest.mark.parametrize("request_", ALGEBRA, ids=["pair", "best-per", "rows", "share", "distinct", "only-in"])
+@pytest.mark.parametrize(
+    "request_",
+    ALGEBRA,
+    ids=["pair", "best-per", "rows", "share", "distinct", "only-in", "pair-median", "first-in", "any", "new-columns"],
+)
 def test_the_algebra_s_explained_sparql_gives_the_same_rows_on_three_engines(engines, full_store, request_):
     """What ``benchkg results --explain`` prints runs as it is on the Oxigraph server and on Virtuoso."""
     from benchkg.answers.savedquery import parse_query_text

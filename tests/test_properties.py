@@ -54,6 +54,9 @@ ALGEBRA = {
     "results:pair": Request(pair="scenario=offline,server", hold=["system", "model", "suite"]),
     "results:best-per": Request(best_per=["model", "scenario"]),
     "results:only-in": Request(group_by=["chip"], only_in="scenario=offline", not_in="scenario=server"),
+    "results:pair-median": Request(pair="scenario=offline,server", group_by=["chip"], agg="median"),
+    "results:first-in": Request(first_in="round=6.1", over=["chip"]),
+    "results:any": Request(where=["chip_vendor=any:amd"], group_by=["chip"]),
 }
 QUERIES = SAVED | {
     name: parse_query_text(compile_results(request, lambda kind, text: text).text, Path(f"{name}.rq"))

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from pyoxigraph import Literal
 
+from benchkg.answers.algebra import COLUMNS as RESULT_COLUMNS
 from benchkg.answers.algebra import Request, compile_results, unpaired_note
 from benchkg.answers.answering import assemble
 from benchkg.answers.compare import check_claims_exist, compare_claims
@@ -41,6 +42,7 @@ from benchkg.answers.explain import TERMS
 from benchkg.answers.explain import explain as meaning
 from benchkg.answers.results import plain
 from benchkg.answers.savedquery import ANY, SavedQuery, find_query, parse_query_text, saved_queries
+from benchkg.answers.show import RecordPage
 from benchkg.answers.show import describe as describe_record
 from benchkg.checks.reference import describe as describe_reference
 from benchkg.checks.reference import prepared, seed_store, seed_validation
@@ -417,10 +419,13 @@ class KnowledgeGraph:
         sort: str | None = None,
         top: int | None = None,
         limit: int | None = None,
+        first_in: str | None = None,
+        over=(),
+        compare: str | None = None,
     ) -> Rows:
-        """One row per result with any of its dimensions as columns, filtered, paired, grouped or
-        ranked (the results algebra; ``benchkg results --schema`` lists the columns). Returns
-        :class:`Rows`, like :meth:`query`.
+        """One row per result with its dimensions as columns (every column of the view unless
+        ``columns`` names some), filtered, paired, grouped or ranked (the results algebra; ``benchkg
+        results --schema`` lists the columns). Returns :class:`Rows`, like :meth:`query`.
 
         >>> rows = open("data").results(where=["round=6.1", "submitter=coreweave", "model=llama2-70b"],
         ...                             pair="scenario=offline,server", hold=["platform", "tier"])
@@ -428,9 +433,11 @@ class KnowledgeGraph:
         True
         """
         check_window("results", limit)
+        columns = list(sequence_of_text(columns, "columns", "results"))
+        shaped = pair or group_by or best_per or only_in or not_in or first_in
         request = Request(
             where=list(sequence_of_text(where, "where", "results")),
-            columns=list(sequence_of_text(columns, "columns", "results")),
+            columns=columns or ([] if shaped else list(RESULT_COLUMNS)),
             pair=pair,
             hold=list(sequence_of_text(hold, "hold", "results")) if hold is not None else None,
             group_by=list(sequence_of_text(group_by, "group_by", "results")),
@@ -440,6 +447,9 @@ class KnowledgeGraph:
             not_in=not_in,
             sort=sort,
             top=top,
+            first_in=first_in,
+            over=list(sequence_of_text(over, "over", "results")),
+            compare=compare,
         )
         answer, _ = self.results_answer(request, limit=limit)
         return Rows(answer.results, [c.text() for c in answer.caveats], answer.left_out, answer.notes())
@@ -528,11 +538,15 @@ class KnowledgeGraph:
 
     @_guarded
     @checked
-    def show(self, ident: str, all_referrers: bool = False, progress=None) -> str:
-        """One record, readable: its fields, derived values, what refers to it, its caveats and findings.
+    def show(self, ident: str, all_referrers: bool = False, progress=None) -> RecordPage:
+        """One record (:class:`benchkg.answers.show.RecordPage`): its fields, what refers to it, the
+        gotchas that apply and its findings; ``str()`` of it is the page ``benchkg show`` prints (derived
+        values and what its terms mean too).
 
-        >>> print(open("data").show("nvidia-gb200").splitlines()[0])
+        >>> page = open("data").show("nvidia-gb200")
+        >>> print(str(page).splitlines()[0]), page.fields["vendor_id"], "accelerators/nvidia-gb200-nvl72" in page.referrers
         accelerators/nvidia-gb200
+        (None, 'nvidia', True)
         """
 
         found = self.find(ident)

@@ -338,14 +338,27 @@ def results(
     agg: str = typer.Option(
         "count",
         "--agg",
-        help="With --group-by: count, share, distinct:COL, sum|min|max|avg|median[:COL] (of value by default; a value aggregate is per unit too).",
+        help="With --group-by: count, share, distinct:COL, sum|min|max|avg|median[:COL] (of value by default; a value aggregate is per unit too). With --pair and --group-by: median|min|max|avg|count[:ratio|:a|:b].",
     ),
     best_per: Optional[str] = typer.Option(
         None, "--best-per", help="COL,COL: the best result of each group (and unit)."
     ),
-    only_in: Optional[str] = typer.Option(None, "--only-in", help="COL=A: with --not-in, what A has…"),
-    not_in: Optional[str] = typer.Option(None, "--not-in", help="COL=B: …that B has not (by --group-by)."),
-    sort: Optional[str] = typer.Option(None, "--sort", help="COL, or -COL for descending."),
+    only_in: Optional[str] = typer.Option(None, "--only-in", help="COL=A (or COL=A,B): with --not-in, what A has…"),
+    not_in: Optional[str] = typer.Option(
+        None, "--not-in", help="COL=B (or COL=B,C, or round<6.1): …that B has not (by --group-by)."
+    ),
+    first_in: Optional[str] = typer.Option(
+        None, "--first-in", help="COL=V: with --over, the values seen with COL=V and never before (round=6.1)."
+    ),
+    over: Optional[str] = typer.Option(None, "--over", help="COL,COL: what --first-in looks for (chip, submitter…)."),
+    compare: Optional[str] = typer.Option(
+        None,
+        "--compare",
+        help="With --pair: value or per_accelerator (default: per accelerator unless accelerator_count is held).",
+    ),
+    sort: Optional[str] = typer.Option(
+        None, "--sort", help="COL, or -COL for descending; an aggregate as written (-median)."
+    ),
     top: Optional[int] = typer.Option(None, "--top", help="The first N rows of the answer."),
     schema: bool = typer.Option(False, "--schema", help="List the columns with their types and examples."),
     explain: bool = typer.Option(
@@ -354,6 +367,9 @@ def results(
     format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f", help="Output format."),
     limit: Optional[int] = typer.Option(
         None, "--limit", min=0, help="At most N rows (0: all). A table shows 25 unless told."
+    ),
+    wide: bool = typer.Option(
+        False, "--wide", help="A table with every column and nothing shortened (wider than the terminal if need be)."
     ),
     endpoint: Optional[str] = _endpoint_option("Query a SPARQL 1.1 endpoint instead of the embedded store."),
     timeout: float = TimeoutOpt,
@@ -369,6 +385,9 @@ def results(
       benchkg results --where division=closed --group-by host_cpu_vendor --agg count
       benchkg results --where family=mlperf-inference --group-by base_chip --agg distinct:chip_spelling
       benchkg results --group-by submitter --only-in round=6.0 --not-in round=6.1
+      benchkg results --where round=6.1 --pair scenario=offline,server --group-by chip --agg median
+      benchkg results --where family=mlperf-inference --first-in round=6.1 --over chip
+      benchkg results --where chip_vendor=any:amd --columns claim,chip,chip_vendor
     """
     from benchkg.api import Request
     from benchkg.views import results_schema, results_view
@@ -381,7 +400,7 @@ def results(
         return
     split = lambda text: [c.strip() for c in (text or "").split(",") if c.strip()]  # noqa: E731
     # --columns picks the view's columns of a listing, and the answer's columns of a pair or a group
-    shaped = bool(pair or group_by or only_in or not_in)
+    shaped = bool(pair or group_by or only_in or not_in or first_in)
     request = Request(
         where=list(where),
         columns=[] if shaped else split(columns),
@@ -394,6 +413,9 @@ def results(
         not_in=not_in,
         sort=sort,
         top=top,
+        first_in=first_in,
+        over=split(over),
+        compare=compare,
     )
     kg = _open(data, endpoint, timeout)
     with _progress("answering") as cb:
@@ -402,6 +424,7 @@ def results(
             request,
             format=format.value,
             limit=limit,
+            wide=wide,
             columns=tuple(split(columns)) if shaped else (),
             list_unpaired=unpaired,
             explain=explain,
@@ -463,8 +486,8 @@ def show(
     if found.note():
         _echo(f"({found.note()})", err=True)
     with _progress("validating") as cb:
-        text = kg.show(f"{found.kind}/{found.id}", all_referrers, progress=cb)
-    _echo(text)
+        page = kg.show(f"{found.kind}/{found.id}", all_referrers, progress=cb)
+    _echo(str(page))
 
 
 @app.command()

@@ -97,6 +97,7 @@ def results_view(
     columns: tuple[str, ...] = (),
     list_unpaired: bool = False,
     explain: bool = False,
+    wide: bool = False,
     progress=None,
 ) -> Rendered:
     """``benchkg results``: one results-algebra command's answer as the command line shows it (a
@@ -112,7 +113,7 @@ def results_view(
     if limit is None and format == "table":
         limit = TABLE_ROWS
     answer, _ = kg.results_answer(request, limit=limit, list_unpaired=list_unpaired, progress=progress)
-    return render(answer, format, columns=tuple(columns))
+    return render(answer, format, columns=tuple(columns), wide=wide, keep=tuple(request.columns))
 
 
 @dataclass

@@ -25,7 +25,7 @@ import re
 import shlex
 import statistics
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_EVEN, Context, Decimal, InvalidOperation
 from typing import Callable
 
 from pyoxigraph import Literal, NamedNode
@@ -164,8 +164,24 @@ COLUMNS: dict[str, Column] = {
     "output_length": Column("{c} bk:outputLength {v}", "num", "", "1024"),
     "disaggregated": Column("{c} bk:disaggregated {v}", "bool", "", "false"),
     "measured_by": Column("{c} bk:measuredBy {v}", "concept", "measured-by", "mlcommons"),
+    "platform_id": Column(
+        "{c} bk:platformId {v}", "text", "", "8xMI350X_2xEPYC_9575F", "the MLPerf system ID, the same across rounds"
+    ),
+    "stated_memory": Column(
+        "{c} bk:statedMemoryGB {v}", "num", "", "288", "GB per accelerator, as the system description states it"
+    ),
+    "accelerator_kind": Column(
+        "{c} bk:acceleratorKindRanOn {v}", "text", "", "chip", "chip, superchip, rack, system; none for CPU-only"
+    ),
+    "framework_family": Column(
+        "{c} bk:frameworkFamily {v}", "text", "", "tensorrt", "vllm, sglang, tensorrt, pytorch… read from framework"
+    ),
     "source": Column("{c} bk:citation/bk:source {v}", "id", "sources", "mlperf-inference-v6.1-results", many=True),
 }
+#: the columns of the chips a result ran on: a mixed system's value is its combination (``a+b``, a group
+#: of its own; a vendor only when its chips share one), ``=every:`` (or ``=``) asks the whole, ``=any:``
+#: any of its chips
+SET_COLUMNS = ("chip", "base_chip", "chip_vendor")
 #: what identifies a result (the same system is its submitter, platform and count): --pair holds these,
 #: except the one paired
 IDENTITY = ("submitter", "platform", "accelerator_count", "model", "tier", "scenario", "round", "division", "unit")
@@ -180,7 +196,7 @@ DEFAULT_COLUMNS = ("claim", "round", "division", "submitter", "platform", "chip"
 
 @dataclass
 class Condition:
-    """One ``--where``: a column, an operator (=, !=, <, >, ~, in) and the value(s) as typed."""
+    """One ``--where``: a column, an operator (=, !=, <, >, ~, in, any) and the value(s) as typed."""
 
     column: str
     op: str
@@ -189,10 +205,13 @@ class Condition:
 
     @classmethod
     def parse(cls, text: str, option: str = "--where") -> "Condition":
-        """Read ``COL=V``, ``COL!=V``, ``COL<V``, ``COL>V``, ``COL~TEXT`` or ``COL=in:A,B``.
+        """Read ``COL=V``, ``COL!=V``, ``COL<V``, ``COL>V``, ``COL~TEXT``, ``COL=in:A,B``, and for the
+        columns of a system's chips ``COL=any:A`` (any of them) or ``COL=every:A`` (all: as ``=``).
 
         >>> Condition.parse("tier=99.9"), Condition.parse("round=in:6.0,6.1").values
         (Condition(column='tier', op='=', values=('99.9',), text='tier=99.9'), ('6.0', '6.1'))
+        >>> Condition.parse("chip_vendor=any:amd").op, Condition.parse("chip_vendor=every:amd").op
+        ('any', 'in')
 
         :raises UsageError: for text that is none of these, or a column the view has not.
         """
@@ -202,8 +221,16 @@ class Condition:
             raise UsageError(f"{option} {text!r}: write COLUMN=VALUE (or !=, <, >, ~TEXT, =in:A,B)")
         column, op, value = m.group(1), m.group(2), m.group(3).strip()
         check_column(column, option)
-        if op == "=" and value.startswith("in:"):
-            return cls(column, "in", tuple(v.strip() for v in value[3:].split(",") if v.strip()), text)
+        word = re.match(r"^(in|any|every):", value) if op == "=" else None
+        if word:
+            values = tuple(v.strip() for v in value[len(word.group(0)) :].split(",") if v.strip())
+            if word.group(1) != "in" and column not in SET_COLUMNS:
+                raise UsageError(
+                    f"{option} {text!r}: {word.group(1)}: is for the columns of a system's chips "
+                    f"({', '.join(SET_COLUMNS)}); {column} has one value, write {column}={value[len(word.group(0)) :]}"
+                )
+            # every: the whole is the value (a combination is one of its own; a shared vendor is the parts')
+            return cls(column, "in" if word.group(1) in ("in", "every") else "any", values, text)
         return cls(column, op, (value,), text)
 
 
@@ -233,6 +260,11 @@ class Request:
     not_in: str | None = None
     sort: str | None = None
     top: int | None = None
+    first_in: str | None = None
+    over: list[str] = field(default_factory=list)
+    compare: str | None = (
+        None  # a pair's value: value or per_accelerator (by default, per accelerator unless the count is held)
+    )
 
 
 class _Vars:
@@ -279,6 +311,9 @@ def _use(name: str, claim: str, var: str, fresh: _Vars) -> str:
 
 def _term(col: Column, name: str, value: str, resolve: Callable[[str, str], str], base: str) -> str:
     """The SPARQL term a typed value stands for in column ``name``."""
+    if col.kind == "id" and col.of == "accelerators" and "+" in value:  # a combination, by its chips
+        ids = sorted(resolve(col.of, part.strip()) for part in value.split("+"))
+        return f"<{base}combinations/{'+'.join(ids)}>"
     if col.kind == "id":
         return f"<{base}id/{col.of}/{resolve(col.of, value)}>"
     if col.kind == "concept":
@@ -322,10 +357,11 @@ def _test(cond: Condition, var: str, resolve, base: str) -> str:
         elif col.kind == "concept":
             text = f'STRAFTER(STR({var}), "#{col.of}-")'
         return f"CONTAINS(LCASE({text}), LCASE({sparql_string(cond.values[0])}))"
-    if col.kind == "tier" and cond.op in ("<", ">", "<=", ">="):
-        if not re.fullmatch(r"\d+(\.\d+)?", cond.values[0]):
-            raise UsageError(f"--where {cond.text}: a tier is a number such as 99 or 99.9")
-        return f"xsd:decimal(STR({var})) {cond.op} {cond.values[0]}"
+    if (col.kind == "tier" or cond.column == "round") and cond.op in ("<", ">", "<=", ">="):
+        number = re.sub(r"^(?:mlperf-inference-)?v", "", cond.values[0]) if cond.column == "round" else cond.values[0]
+        if not re.fullmatch(r"\d+(\.\d+)?", number):
+            raise UsageError(f"--where {cond.text}: a {cond.column} is a number such as 99.9 or 6.1")
+        return f"xsd:decimal(STR({var})) {cond.op} {number}"
     if cond.op in ("<", ">", "<=", ">="):
         if col.kind != "num":
             raise UsageError(f"--where {cond.text}: {cond.column} is not a number; use = != ~ or in:")
@@ -373,6 +409,10 @@ def _filter(cond: Condition, claim: str, fresh: _Vars, resolve, base: str) -> st
             return f"VALUES {claim} {{ {' '.join(_term(col, 'claim', v, resolve, base) for v in cond.values)} }}"
         return f"FILTER (!({test}))" if cond.op == "!=" else f"FILTER ({test})"
     pattern = _pattern(col, claim, var, fresh)
+    if cond.op == "any":  # the whole (one chip, or a combination's shared vendor) or any of its parts
+        parts = _pattern(_of_parts(col), claim, var, fresh)
+        terms = ", ".join(_term(col, cond.column, v, resolve, base) for v in cond.values)
+        return f"FILTER EXISTS {{ {{ {pattern} }} UNION {{ {parts} }} FILTER ({var} IN ({terms})) }}"
     if col.many:
         return f"FILTER EXISTS {{ {pattern} FILTER ({test}) }}"
     if cond.op in ("=", "in") and _joinable(cond):  # a join, not a filter late
@@ -382,6 +422,19 @@ def _filter(cond: Condition, claim: str, fresh: _Vars, resolve, base: str) -> st
     # anchored on the claim first (from nothing, the second would be read for whatever the first bound)
     anchor = f"{claim} a bk:Benchmark . " if col.optional else ""
     return f"{{ {anchor}{pattern} FILTER ({test}) }}"
+
+
+def _of_parts(col: Column) -> Column:
+    """Column ``col`` read from each chip of a system's combination (its ``bk:part``).
+
+    >>> _of_parts(COLUMNS["chip_vendor"]).pattern
+    '{c} bk:ranOn/bk:part/bk:vendor {v}'
+    """
+    pattern = col.pattern.replace("bk:ranOnAsNamed ", "bk:ranOnAsNamed/bk:part ")
+    pattern = pattern.replace("bk:ranOn ", "bk:ranOn/bk:part ").replace(
+        "bk:ranOn/bk:vendor", "bk:ranOn/bk:part/bk:vendor"
+    )
+    return Column(pattern, col.kind, col.of)
 
 
 #: the numeric columns stored as xsd:integer (an integer there is the very term stored)
@@ -454,10 +507,47 @@ def _pair_spec(text: str) -> tuple[str, str, str]:
 
 
 def _side(spec: str, option: str) -> Condition:
+    """One side of a difference: ``COL=V``, ``COL=in:A,B`` or ``COL=A,B`` (several values), or a
+    comparison (``round<6.1``).
+
+    >>> _side("round=6.0,6.1", "--only-in").values
+    ('6.0', '6.1')
+    """
     cond = Condition.parse(spec, option)
-    if cond.op != "=":
-        raise UsageError(f"{spec!r}: --only-in and --not-in take COLUMN=VALUE")
+    if cond.op == "~":
+        raise UsageError(f"{spec!r}: {option} takes COLUMN=VALUE, COLUMN=A,B or a comparison (round<6.1)")
+    if cond.op == "=" and "," in cond.values[0]:
+        return Condition(cond.column, "in", tuple(v.strip() for v in cond.values[0].split(",") if v.strip()), spec)
     return cond
+
+
+def _first_in(request: Request) -> Request:
+    """``--first-in COL=V --over KEYS`` as the difference it is: the KEYS that results with COL=V have
+    and no result with COL < V (an earlier round) has.
+
+    >>> r = _first_in(Request(first_in="round=6.1", over=["chip"]))
+    >>> r.only_in, r.not_in, r.group_by
+    ('round=6.1', 'round<6.1', ['chip'])
+    """
+    from dataclasses import replace
+
+    cond = Condition.parse(request.first_in or "", "--first-in")
+    if cond.op != "=" or (cond.column != "round" and COLUMNS[cond.column].kind not in ("num", "tier")):
+        raise UsageError(
+            f"--first-in {request.first_in}: write COLUMN=VALUE of an ordered column (round=6.1, or a number)"
+        )
+    if not request.over:
+        raise UsageError("--first-in: say what is new with --over COLUMN (chip, submitter, model…)")
+    if request.only_in or request.not_in or request.pair:
+        raise UsageError("--first-in is a difference of its own: not with --only-in, --not-in or --pair")
+    value = cond.values[0]
+    return replace(
+        request,
+        only_in=f"{cond.column}={value}",
+        not_in=f"{cond.column}<{value}",
+        group_by=list(request.over),
+        first_in=None,
+    )
 
 
 @dataclass
@@ -495,6 +585,8 @@ def compile_results(request: Request, resolve: Callable[[str, str], str], base: 
             check_column(name, option)
     said = ["results"] + ([f"where {', '.join(c.text for c in conditions)}"] if conditions else [])
     fresh = _Vars()
+    if request.first_in:
+        request = _first_in(request)
     if request.pair:
         text, more = _compile_pair(request, conditions, fresh, resolve, base)
     elif request.only_in or request.not_in:
@@ -514,10 +606,28 @@ def compile_results(request: Request, resolve: Callable[[str, str], str], base: 
 MAX_TOP = 10**12
 
 
+def sort_column(sort: str, columns: list[str]) -> str:
+    """``--sort`` as the answer's column: as named, or an aggregate as written (``-median`` is
+    ``-median_per_accelerator`` where that is the one column it begins).
+
+    >>> sort_column("-median", ["chip", "median_per_accelerator", "count"]), sort_column("chip", ["chip"])
+    ('-median_per_accelerator', 'chip')
+
+    :raises UsageError: for a column the answer has not.
+    """
+    name, sign = sort.lstrip("-"), "-" if sort.startswith("-") else ""
+    if name in columns:
+        return sort
+    begun = [c for c in columns if c.startswith(name + "_")]
+    if len(begun) == 1:
+        return sign + begun[0]
+    raise UsageError(f"--sort {sort}: not a column of this answer ({', '.join(columns)})")
+
+
 def _check_window(request: Request, columns: list[str]) -> None:
     """:raises UsageError: for a ``--sort`` column the answer has not, or a ``--top`` below 1."""
-    if request.sort and request.sort.lstrip("-") not in columns:
-        raise UsageError(f"--sort {request.sort}: not a column of this answer ({', '.join(columns)})")
+    if request.sort:
+        request.sort = sort_column(request.sort, columns)
     if request.top is not None and not 1 <= request.top <= MAX_TOP:
         raise UsageError(f"--top {request.top}: N is 1 or more, and at most {MAX_TOP:,}")
 
@@ -691,11 +801,44 @@ def _hold(request: Request, dim: str) -> list[str]:
     return hold
 
 
+#: what a pair's groups aggregate (``--agg median:ratio``), and of which of its numbers
+PAIR_AGGREGATES, PAIR_OF = ("median", "min", "max", "avg", "count"), ("ratio", "a", "b")
+
+
+def _pair_agg(request: Request) -> tuple[str, str]:
+    """A pair's ``--agg`` as (aggregate, of): ``median`` is ``median:ratio``.
+
+    >>> _pair_agg(Request(agg="median")), _pair_agg(Request(agg="max:b"))
+    (('median', 'ratio'), ('max', 'b'))
+    """
+    agg, _, of = request.agg.partition(":")
+    if agg not in PAIR_AGGREGATES or (of or "ratio") not in PAIR_OF:
+        raise UsageError(
+            f"--agg {request.agg}: a pair's groups take {'|'.join(PAIR_AGGREGATES)}[:{'|'.join(PAIR_OF)}] "
+            "(of the ratio by default)"
+        )
+    return agg, of or "ratio"
+
+
+def _compare(request: Request, hold: list[str]) -> str:
+    """The value a pair compares: ``--compare`` as asked, else the value as stated when the count is
+    held (a system beside itself) and the value per accelerator when it is not."""
+    if request.compare is None:
+        return "value" if "accelerator_count" in hold else "per_accelerator"
+    if request.compare not in ("value", "per_accelerator"):
+        raise UsageError(f"--compare {request.compare}: value or per_accelerator")
+    return request.compare
+
+
 def _compile_pair(request, conditions, fresh, resolve, base):
     dim, a, b = _pair_spec(request.pair)
     hold = _hold(request, dim)
+    if dim in request.group_by:
+        raise UsageError(f"--group-by {dim}: the paired column is on both sides of every pair; group by another")
+    if request.group_by:  # a pair's two sides share its group (and unit: its numbers are aggregated)
+        hold += [g for g in [*request.group_by, "unit"] if g not in hold]
     others = [c for c in conditions if c.column != dim]
-    value = "per_accelerator" if "accelerator_count" not in hold else "value"
+    value = _compare(request, hold)
     # held columns are joined, not optional (unbound would join anything); a result without one is not
     # held equal to another, except for those _MAY_LACK names
     plain = [h for h in hold if not (COLUMNS[h].many or COLUMNS[h].optional or h in _MAY_LACK)]
@@ -714,22 +857,35 @@ def _compile_pair(request, conditions, fresh, resolve, base):
                 parts.append(_required(h, "?claim", f"?{h}", fresh))
         branches.append("{ " + "\n    ".join(parts) + f' BIND ("{side}" AS ?side) }}')
     keys = " ".join(f"?{h}" for h in hold)
-    cols = [*hold, "a", "b", "ratio", "a_claim", "b_claim"]
-    then = _step("pair", [shlex.quote(f"a={dim}={a}"), shlex.quote(f"b={dim}={b}")], request, cols)
+    words = [shlex.quote(f"a={dim}={a}"), shlex.quote(f"b={dim}={b}")]
+    compared = "the value as stated" if value == "value" else "the value per accelerator"
+    said = [f"{dim} {a} (a) beside {b} (b), ratio b ÷ a of {compared}, holding {', '.join(hold)}"]
+    if request.group_by:
+        agg, of = _pair_agg(request)
+        # (a side's numbers are of one unit in a group; a ratio has none)
+        group = request.group_by + (["unit"] if of != "ratio" and "unit" not in request.group_by else [])
+        words += [f"group={','.join(group)}", f"agg={agg}:{of}"]
+        cols = [*group, *([] if agg == "count" else [f"{agg}_{of}"]), "pairs"]
+        said.append(f"{agg} of {'the ratio' if of == 'ratio' else 'side ' + of} by {', '.join(group)}")
+        keep: tuple[str, ...] = ()
+        shown: tuple[str, ...] = tuple(cols)
+    else:
+        cols = [*hold, "a", "b", "ratio", "a_claim", "b_claim"]
+        keep, shown = ("a_claim", "b_claim"), ("a", "b", "ratio")
+    then = _step("pair", words, request, cols)
     text = (
         f"# The results of both sides with the columns held; benchkg pairs them (#+ then: pair): for each\n"
         f"# held key the best result of side a ({dim}={a}) and of side b ({dim}={b}), and b ÷ a.\n"
         f"SELECT ?side {keys} ?claim ?value ?_lower WHERE {{\n  {branches[0]}\n  UNION\n  {branches[1]}\n}}\n"
     )
-    said = [f"{dim} {a} (a) beside {b} (b), ratio b ÷ a of {value.replace('_', ' ')}, holding {', '.join(hold)}"]
-    return (text, cols, ("a_claim", "b_claim"), ("a", "b", "ratio"), then), said
+    return (text, cols, keep, shown, then), said
 
 
 def pair_up(results: Results, args: dict[str, str]) -> Results:
     """The rows of a pair's two sides (``side`` a or b, the held columns, ``claim``, ``value``) as one
     row per held key that both sides have: the best result of each (the highest value, or the lowest
     where ``_lower`` is true, a latency's; of equals, the first claim id), ``a``, ``b`` and ``ratio`` =
-    b ÷ a to three places, highest ratio first (or by ``args["sort"]``, cut at ``args["top"]``). The results whose key the other side lacks go in
+    b ÷ a in full (a table shows three places), highest ratio first (or by ``args["sort"]``, cut at ``args["top"]``). The results whose key the other side lacks go in
     ``extra["unpaired"]``, by side.
 
     >>> from pyoxigraph import Literal, NamedNode
@@ -765,8 +921,7 @@ def pair_up(results: Results, args: dict[str, str]) -> Results:
         row = {k: t for k, t in zip(keys, key) if t is not None}
         row |= {"a": ra["value"], "b": rb["value"], "a_claim": ra["claim"], "b_claim": rb["claim"]}
         if x:
-            ratio = (y / x).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP).normalize()
-            row["ratio"] = Literal(format(ratio, "f"), datatype=NamedNode(PREFIXES["xsd"] + "decimal"))
+            row["ratio"] = _decimal(y / x)
         out.append(row)
     out.sort(key=lambda r: r["a_claim"].value)
     alone = [key for key, pair in chosen.items() if pair is None]
@@ -775,7 +930,56 @@ def pair_up(results: Results, args: dict[str, str]) -> Results:
         for side, other in (("a", "b"), ("b", "a"))
     }
     paired = Results([*keys, "a", "b", "ratio", "a_claim", "b_claim"], out, extra={"unpaired": unpaired})
+    if args.get("group"):
+        return _ordered(_pair_groups(paired, args), args.get("sort"), args.get("top"))
     return _ordered(paired, args.get("sort", "-ratio"), args.get("top"))
+
+
+def _decimal(number: Decimal) -> Literal:
+    """A number as an xsd:decimal to 17 significant digits, a double's precision (a table rounds it; a
+    CSV or JSON keeps them).
+
+    >>> _decimal(Decimal(2) / Decimal(3)).value, _decimal(Decimal("0.750")).value
+    ('0.66666666666666667', '0.75')
+    """
+    rounded = Context(prec=17, rounding=ROUND_HALF_EVEN).plus(number)
+    return Literal(format(rounded.normalize(), "f"), datatype=NamedNode(PREFIXES["xsd"] + "decimal"))
+
+
+_PAIR_AGG: dict[str, Callable[[list[Decimal]], Decimal]] = {
+    "median": statistics.median,
+    "min": min,
+    "max": max,
+    "avg": lambda n: sum(n, Decimal(0)) / len(n),
+}
+
+
+def _pair_groups(paired: Results, args: dict[str, str]) -> Results:
+    """The pairs grouped by ``args["group"]`` with ``args["agg"]`` (``median:ratio``) of each group and
+    how many pairs it has, in the groups' order.
+
+    >>> from pyoxigraph import Literal
+    >>> rows = [{"chip": Literal(c), "ratio": Literal(r)} for c, r in (("x", "0.5"), ("x", "0.9"), ("x", "0.7"), ("y", "1"))]
+    >>> done = _pair_groups(Results(["chip", "ratio"], rows), {"group": "chip", "agg": "median:ratio"})
+    >>> [(r["chip"].value, r["median_ratio"].value, r["pairs"].value) for r in done.rows]
+    [('x', '0.7', '3'), ('y', '1', '1')]
+    """
+    keys = args["group"].split(",")
+    agg, of = args["agg"].split(":")
+    groups: dict[tuple, list[Decimal]] = {}
+    for row in paired.rows:
+        numbers = groups.setdefault(tuple(row.get(k) for k in keys), [])
+        if of in row:
+            numbers.append(Decimal(row[of].value))
+    out = []
+    for key in sorted(groups, key=lambda k: tuple(_sort_key(t) if t is not None else (2, Decimal(0), "") for t in k)):
+        numbers = groups[key]
+        row = {k: t for k, t in zip(keys, key) if t is not None}
+        row["pairs"] = Literal(str(len(numbers)), datatype=NamedNode(PREFIXES["xsd"] + "integer"))
+        if numbers and agg != "count":
+            row[f"{agg}_{of}"] = _decimal(_PAIR_AGG[agg](numbers))
+        out.append(row)
+    return Results([*keys, *([] if agg == "count" else [f"{agg}_{of}"]), "pairs"], out, extra=paired.extra)
 
 
 def best_of(results: Results, args: dict[str, str]) -> Results:

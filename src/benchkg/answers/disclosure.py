@@ -104,6 +104,12 @@ def describe(row: dict) -> str:
     ...           "model": "Llama 2 70B", "tier": "99", "scenario": "offline", "result": "6.0-0010",
     ...           "submitter": "Cisco", "source": "MLPerf Inference v6.0 results (https://github.com/mlcommons/inference_results_v6.0)"})
     'MLPerf Inference v6.0, Closed division, Datacenter, Available: Llama 2 70B (99 % accuracy), Offline; result 6.0-0010, submitted by Cisco; retrieved from MLPerf Inference v6.0 results (https://github.com/mlcommons/inference_results_v6.0).'
+
+    An audited result whose round published no result IDs (v6.1) is still audited, never "not verified":
+
+    >>> describe({"measured": "mlcommons", "suite": "MLPerf Inference v6.1", "model": "gpt-oss-120b",
+    ...           "scenario": "offline", "division": "closed", "category": "datacenter", "availability": "available"})
+    'MLPerf Inference v6.1, Closed division, Datacenter, Available: gpt-oss-120b, Offline; no result ID published.'
     """
     scenario = (
         (row.get("scenario") or "").replace("-", " ").title().replace(" ", "")
@@ -114,7 +120,7 @@ def describe(row: dict) -> str:
     if row.get("tier"):
         model += f" ({row['tier']} % accuracy)"
     source = f"; retrieved from {row['source']}" if row.get("source") else ""
-    if row.get("measured") == "mlcommons" and row.get("result"):
+    if row.get("measured") == "mlcommons":
         parts = [
             row.get("suite") or "MLPerf",
             f"{(row.get('division') or '?').title()} division",
@@ -123,7 +129,8 @@ def describe(row: dict) -> str:
         ]
         on = f", {row['count']} accelerator{'s' if str(row['count']) != '1' else ''}" if row.get("count") else ""
         text = (
-            f"{', '.join(parts)}: {model}, {scenario}{on}; result {row['result']}"
+            f"{', '.join(parts)}: {model}, {scenario}{on}; "
+            + (f"result {row['result']}" if row.get("result") else "no result ID published")
             + (f", submitted by {row['submitter']}" if row.get("submitter") else "")
             + f"{source}."
         )
@@ -139,7 +146,6 @@ def describe(row: dict) -> str:
         "vendor": "vendor-measured",
         "third-party": "measured by a third party",
         "community": "community-measured",
-        "mlcommons": "an MLCommons result without a result ID",
     }.get(row.get("measured") or "", "measured by ?")
     by = f" ({row['submitter']})" if row.get("submitter") else ""
     on = f" on {row['count']} accelerators" if row.get("count") else ""

@@ -7,7 +7,7 @@ The formats for people (``table``, ``markdown``) carry the notes under the rows;
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -27,6 +27,7 @@ from benchkg.answers.results import (
 )
 from benchkg.answers.tables import TableOptions, to_table
 from benchkg.kernel.errors import UsageError
+from benchkg.kernel.rows import Results
 
 #: format name -> writer; csv, tsv and json are for people and programs, sparql-* are the W3C formats
 FORMATS: dict[str, Callable[..., str]] = {
@@ -57,9 +58,19 @@ class Rendered:
     chart: Path | None = None  # where its chart was drawn, when asked
 
 
-def render(answer, fmt: str = "table", *, offset: int = 0, columns: tuple[str, ...] = (), wide: bool = False):
+def render(
+    answer,
+    fmt: str = "table",
+    *,
+    offset: int = 0,
+    columns: tuple[str, ...] = (),
+    wide: bool = False,
+    keep: tuple[str, ...] = (),
+):
     """The answer's rows in ``fmt`` (a name of :data:`benchkg.answers.results.FORMATS`), with what is
     said under them: the names resolved, the comparison caveats, the notes and the disclosures.
+    ``columns`` are the columns shown, in every format (a table shortens them, never drops them),
+    ``keep`` columns a table never drops either.
 
     >>> from benchkg.api import open
     >>> answer = open("data").answer("leaderboard", {"scenario": "server"}, limit=3, cite=True)
@@ -78,18 +89,35 @@ def render(answer, fmt: str = "table", *, offset: int = 0, columns: tuple[str, .
             wide=wide,
             importance=(("cite",) if cite else ()) + answer.saved.columns,
             whole=answer.saved.whole,
-            keep=answer.saved.keep,
+            keep=answer.saved.keep + keep,
             title=answer.title,
         )
         out = to_table(shown, total=shown.count, offset=offset, more=shown.more, options=options)
     else:
-        out = FORMATS[fmt](shown)
+        out = FORMATS[fmt](only_columns(shown, columns) if columns else shown)
     notes = ["\n" + n for n in filter(None, [format_caveats(answer.caveats, shown.count), *answer.notes()])]
     if markdown:  # caveats and notes quote records' text: shown as written, never as markup
         notes = [markdown_text(n) for n in notes]
     if answer.disclosure is not None and (answer.disclosure.notes or answer.disclosure.tail):
         notes.append("\n" + "\n".join(answer.disclosure.lines(markdown=markdown)))
     return Rendered(out, notes, data=fmt not in FOR_PEOPLE, resolved=[f"({note})" for note in answer.resolved])
+
+
+def only_columns(results: Results, columns: tuple[str, ...]) -> Results:
+    """The answer with only ``columns``, in that order (``--columns`` in a data format).
+
+    >>> from pyoxigraph import Literal
+    >>> done = only_columns(Results(["a", "b"], [{"a": Literal("1"), "b": Literal("2")}]), ("b",))
+    >>> done.vars, [{k: v.value for k, v in row.items()} for row in done.rows]
+    (['b'], [{'b': '2'}])
+
+    :raises UsageError: for a column the answer has not.
+    """
+    unknown = [c for c in columns if c not in results.vars]
+    if unknown:
+        raise UsageError(f"--columns: no column {unknown[0]!r}; the columns are {', '.join(results.vars)}")
+    rows = [{c: row[c] for c in columns if c in row} for row in results.rows]
+    return replace(results, vars=list(columns), rows=rows)
 
 
 def check_chart(saved, path: Path, queries: Callable[[], dict]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
@@ -52,6 +53,26 @@ def find_record_path(data_dir: Path, ident: str, layout=None) -> tuple[str, Path
 REFERRERS_LISTED = 12
 
 
+@dataclass
+class RecordPage:
+    """One record as ``benchkg show`` reads it: ``kind``, ``id``, ``iri``, ``path``, its ``fields`` as
+    benchkg reads them, the ``referrers`` (``kind/id``), the ``gotchas`` that apply (ids), its
+    ``findings`` (None: not checked, as against an endpoint); ``str()`` is the page ``show`` prints."""
+
+    kind: str
+    id: str
+    iri: str
+    path: Path
+    fields: dict
+    referrers: list[str]
+    gotchas: list[str]
+    findings: list | None
+    text: str = field(repr=False, default="")
+
+    def __str__(self) -> str:
+        return self.text
+
+
 def describe(
     backend,
     data_dir: Path,
@@ -60,11 +81,11 @@ def describe(
     base: str = DEFAULT_BASE,
     all_referrers: bool = False,
     layout=None,
-) -> str:
-    """A readable page about one record (fields as written, derived values, references to it (by kind
-    with counts when there are many, every id with ``all_referrers``), gotchas that apply, findings
-    (``findings`` None: not checked, as against an endpoint),
-    and what MLPerf's terms in it mean)."""
+) -> RecordPage:
+    """One record (:class:`RecordPage`) and its readable page: fields as written, derived values,
+    references to it (by kind with counts when there are many, every id with ``all_referrers``), gotchas
+    that apply, findings (``findings`` None: not checked, as against an endpoint), and what MLPerf's
+    terms in it mean."""
     backend = backend_of(backend)
     kind, path = find_record_path(Path(data_dir), ident, layout)
     record_id = path.stem
@@ -77,23 +98,27 @@ def describe(
         lines += _system_fabrics(backend, iri)
     if kind == "benchmarks":
         lines += _compute_bound(backend, record_id, base)
-    lines += _referrers(backend, iri, base, all_referrers)
+    referrers = _referrer_ids(backend, iri, base)
+    lines += _referrers(referrers, all_referrers)
+    gotchas = _gotcha_rows(backend, iri) if kind == "benchmarks" else []
     if kind == "benchmarks":
-        lines += _gotchas(backend, iri)
-    if findings is None:
+        rows = [f"  [{short(r.get('severity'))}] {short(r['g'])}: {r['title'].value}" for r in gotchas]
+        lines += ["", "gotchas that apply:"] + (rows or ["  none"])
+    mine = None if findings is None else [f for f in findings if f.focus == f"{kind}/{record_id}"]
+    if mine is None:
         lines += [
             "",
             "findings:",
             "  not checked here (the answers came from an endpoint): benchkg validate checks them",
         ]
     else:
-        mine = [f for f in findings if f.focus == f"{kind}/{record_id}"]
         lines += ["", "findings:"] + ([f"  {f}" for f in mine] or ["  none"])
     terms = terms_in(data)
     if terms:
         lines += ["", "what its terms mean (benchkg explain TERM):"]
         lines += [f"  {t}: {TERMS[t]}" for t in terms]
-    return "\n".join(lines)
+    ids = [short(r["g"]) for r in gotchas]
+    return RecordPage(kind, record_id, iri, path, data, referrers, ids, mine, "\n".join(lines))
 
 
 def one_line(text) -> str:
@@ -168,15 +193,19 @@ def _verdict_text(row) -> str:
     return said + ")"
 
 
-def _referrers(backend, iri: str, base: str, all_referrers: bool) -> list[str]:
-    """The records that refer to it: every one when few (or ``all_referrers``), else counts by kind."""
+def _referrer_ids(backend, iri: str, base: str) -> list[str]:
+    """The records that refer to it, as ``kind/id``."""
     refs = backend.results(
         f"""SELECT DISTINCT ?s WHERE {{ ?s ?p <{iri}> .
         FILTER(STRSTARTS(STR(?s), "{base}id/") && !CONTAINS(STR(?s), "#")) }} ORDER BY ?s""",
     )
-    if not refs.rows:
+    return [_kind_id(r["s"].value, base) for r in refs.rows]
+
+
+def _referrers(referrers: list[str], all_referrers: bool) -> list[str]:
+    """The records that refer to it: every one when few (or ``all_referrers``), else counts by kind."""
+    if not referrers:
         return []
-    referrers = [_kind_id(r["s"].value, base) for r in refs.rows]
     if all_referrers or len(referrers) <= REFERRERS_LISTED:
         return ["", "referred to by:"] + [f"  {r}" for r in referrers]
     by_kind: dict[str, list[str]] = {}
@@ -188,16 +217,14 @@ def _referrers(backend, iri: str, base: str, all_referrers: bool) -> list[str]:
     ]
 
 
-def _gotchas(backend, iri: str) -> list[str]:
-    """The gotchas that apply to a claim, with their severity."""
-    gotchas = backend.results(
+def _gotcha_rows(backend, iri: str) -> list:
+    """The gotchas that apply to a claim, with their title and severity."""
+    return backend.results(
         f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
         PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
         SELECT ?g ?title ?severity WHERE {{ <{iri}> bk:caveat ?g . ?g rdfs:label ?title .
           OPTIONAL {{ ?g bk:severity ?severity }} }} ORDER BY ?g""",
-    )
-    rows = [f"  [{short(r.get('severity'))}] {short(r['g'])}: {r['title'].value}" for r in gotchas.rows]
-    return ["", "gotchas that apply:"] + (rows or ["  none"])
+    ).rows
 
 
 def _system_fabrics(backend, iri: str) -> list[str]:

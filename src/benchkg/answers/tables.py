@@ -96,7 +96,8 @@ def to_table(
         need = {n: min(_distinct_limit(cells[n]), max(MIN_TEXT, width // 3)) for n in names if not numeric[n]}
         need.update({n: max([len(c) for c in cells[n]] + [MIN_TEXT]) for n in options.whole if n in need})
         shown = list(names)
-        droppable = [n for n in reversed(order) if n not in options.keep]
+        # (the columns asked for by name are shortened, never dropped)
+        droppable = [n for n in reversed(order) if n not in options.keep and n not in options.columns]
         while len(shown) > 1 and _width(shown, cells, need) > width and any(n in shown for n in droppable):
             shown.remove(next(n for n in droppable if n in shown))
         hidden = [n for n in names if n not in shown]

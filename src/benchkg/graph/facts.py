@@ -14,19 +14,29 @@ saved query, shape and verb reads one meaning of each (docs/architecture.md, "on
   claim states a tier for.
 - ``bk:lowerIsBetter``: the direction of the headline value, from one table by unit
   (:data:`benchkg.kernel.vocab.LOWER_IS_BETTER`: ms, s, W, mJ).
+- ``bk:platformId``: the MLPerf system ID (the name of the submission's system description file,
+  ``8xMI350X_2xEPYC_9575F``), the one name a system keeps across rounds.
+- ``bk:statedMemoryGB``: the accelerator memory the system description states, in GB (``"141 GB"``,
+  ``"81559 MiB"``); none where it states none or several ("N/A", "Shared with host", two chips').
+- ``bk:acceleratorKindRanOn``: what the result ran on: chip, superchip, rack or system, ``"none"`` for a
+  CPU-only result (its processor is its ``chip``), a combination's kind when its parts share one.
+- ``bk:frameworkFamily``: the software the framework text names, by one table
+  (:data:`benchkg.kernel.vocab.FRAMEWORK_FAMILIES`: ``"TensorRT 10.14, CUDA 13"`` is tensorrt).
 
 The superlative verdicts are derived beside them (:mod:`benchkg.graph.superlatives`).
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from pyoxigraph import Literal, NamedNode, Quad, Store
 
 from benchkg.graph.opening import select
-from benchkg.kernel.vocab import BK, LOWER_IS_BETTER, UNITS, sparql_prefixes
+from benchkg.kernel.vocab import BK, LOWER_IS_BETTER, UNITS, framework_family, sparql_prefixes
 
 RAN_ON = NamedNode(BK + "ranOn")
 AS_NAMED = NamedNode(BK + "ranOnAsNamed")
@@ -36,19 +46,38 @@ TIER = NamedNode(BK + "tier")
 LOWER = NamedNode(BK + "lowerIsBetter")
 PART = NamedNode(BK + "part")
 COMBINATION = NamedNode(BK + "AcceleratorCombination")
-FACT_PREDICATES = (RAN_ON, AS_NAMED, PER_ACCELERATOR_VALUE, TIER, LOWER)
+PLATFORM_ID = NamedNode(BK + "platformId")
+STATED_MEMORY = NamedNode(BK + "statedMemoryGB")
+KIND = NamedNode(BK + "acceleratorKindRanOn")  # (bk:acceleratorKind is the chip record's own: a concept)
+FRAMEWORK_FAMILY = NamedNode(BK + "frameworkFamily")
+FACT_PREDICATES = (
+    RAN_ON,
+    AS_NAMED,
+    PER_ACCELERATOR_VALUE,
+    TIER,
+    LOWER,
+    PLATFORM_ID,
+    STATED_MEMORY,
+    KIND,
+    FRAMEWORK_FAMILY,
+)
 NOT_STATED = "not stated"
 _LOWER_UNITS = {UNITS[u] for u in LOWER_IS_BETTER if u in UNITS}
 RDF_TYPE = NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 _XSD_BOOLEAN = NamedNode("http://www.w3.org/2001/XMLSchema#boolean")
+_XSD_DECIMAL = NamedNode("http://www.w3.org/2001/XMLSchema#decimal")
 
 #: what the facts are derived from, a row per chip a claim ran on
 _CLAIMS = """
-SELECT ?claim ?model ?acc ?chip ?vendor ?unit ?metric ?scope ?v ?derived ?tier WHERE {
+SELECT ?claim ?model ?acc ?chip ?vendor ?kind ?unit ?metric ?scope ?v ?derived ?tier ?url ?memory ?fw ?sdfw WHERE {
   ?claim a bk:Benchmark .
   OPTIONAL { ?claim bk:model ?model }
   OPTIONAL { ?claim bk:accelerator ?acc OPTIONAL { ?acc bk:madeOf ?part } BIND (COALESCE(?part, ?acc) AS ?chip)
-             OPTIONAL { ?chip bk:vendor ?vendor } }
+             OPTIONAL { ?chip bk:vendor ?vendor } OPTIONAL { ?acc bk:acceleratorKind ?kind } }
+  OPTIONAL { ?claim bk:system/rdfs:seeAlso ?url }
+  OPTIONAL { ?claim bk:system/bk:systemDescription/bk:sdAcceleratorMemoryCapacity ?memory }
+  OPTIONAL { ?claim bk:framework ?fw }
+  OPTIONAL { ?claim bk:system/bk:systemDescription/bk:sdFramework ?sdfw }
   OPTIONAL { ?claim bk:result ?r . ?r qudt:value ?v ; qudt:hasUnit ?unit ; bk:scope ?scope ; bk:metric ?metric }
   OPTIONAL { ?claim bk:derivedValue/qudt:value ?derived }
   OPTIONAL { ?claim bk:accuracyTarget ?tier }
@@ -75,8 +104,8 @@ def _claims(store: Store, models: list[str] | None) -> dict[NamedNode, dict[str,
     found: dict[NamedNode, dict[str, Any]] = {}
     for row in select(store, sparql_prefixes() + text, use_default_graph_as_union=True):
         claim = row["claim"]
-        seen = found.setdefault(claim, {"chips": set(), "named": set(), "vendors": set()})
-        for name in ("model", "unit", "metric", "scope", "v", "derived", "tier"):
+        seen = found.setdefault(claim, {"chips": set(), "named": set(), "vendors": set(), "kinds": set()})
+        for name in ("model", "unit", "metric", "scope", "v", "derived", "tier", "url", "memory", "fw", "sdfw"):
             if row[name] is not None:
                 seen[name] = row[name]
         if row["chip"] is not None:
@@ -84,6 +113,8 @@ def _claims(store: Store, models: list[str] | None) -> dict[NamedNode, dict[str,
             seen["named"].add(row["acc"].value)
         if row["vendor"] is not None:
             seen["vendors"].add(row["vendor"])
+        if row["kind"] is not None:
+            seen["kinds"].add(row["kind"].value.rsplit("-", 1)[-1])
     return found
 
 
@@ -154,7 +185,47 @@ def fact_quads(store: Store, graph: NamedNode, base: str, models: list[str] | No
         if "unit" in row:
             lower = "true" if row["unit"].value in _LOWER_UNITS else "false"
             quads.append(Quad(claim, LOWER, Literal(lower, datatype=_XSD_BOOLEAN), graph))
+        quads += [Quad(claim, p, o, graph) for p, o in _system_facts(row)]
     return quads
+
+
+def _system_facts(row: dict[str, Any]) -> list[tuple[NamedNode, Literal]]:
+    """The facts of the system a claim ran on: its MLPerf ID, stated memory, kind and framework family."""
+    out = []
+    url = row.get("url")
+    if url is not None and re.search(r"/systems/[^/]+\.json$", url.value):
+        out.append((PLATFORM_ID, Literal(url.value.rsplit("/", 1)[1][: -len(".json")])))
+    memory = stated_memory_gb(row["memory"].value) if "memory" in row else None
+    if memory is not None:
+        out.append((STATED_MEMORY, Literal(memory, datatype=_XSD_DECIMAL)))
+    if row["kinds"] == {"cpu"}:
+        out.append((KIND, Literal("none")))
+    elif len(row["kinds"]) == 1:
+        out.append((KIND, Literal(next(iter(row["kinds"])))))
+    text = row.get("fw") or row.get("sdfw")
+    if text is not None:
+        out.append((FRAMEWORK_FAMILY, Literal(framework_family(text.value))))
+    return out
+
+
+_SIZES = {"gb": Decimal(1), "gib": Decimal("1.073741824"), "gi": Decimal("1.073741824"), "mib": Decimal("0.001048576"), "mb": Decimal("0.001"), "tb": Decimal(1000)}  # fmt: skip
+
+
+def stated_memory_gb(text: str) -> str | None:
+    """The one memory size a system description's text states, in GB (to a tenth), or None for none or
+    several.
+
+    >>> [stated_memory_gb(t) for t in ("141 GB", "288GB", "288 GB HBM3e per GPU", "81559 MiB", "96Gi")]
+    ['141', '288', '288', '85.5', '103.1']
+    >>> [stated_memory_gb(t) for t in ("N/A", "Shared with host", "256 GB (MI325X), 192 GB (MI300X)")]
+    [None, None, None]
+    """
+    sizes = re.findall(r"(\d+(?:\.\d+)?)\s*(GiB|GB|Gi|MiB|MB|TB)\b", text, re.I)
+    if len(sizes) != 1:
+        return None
+    number, unit = sizes[0]
+    gb = (Decimal(number) * _SIZES[unit.lower()]).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    return format(gb.normalize(), "f")
 
 
 def _per_accelerator(row: dict[str, Any], chips: int) -> Literal | None:

@@ -38,6 +38,7 @@ UNITS = {
     "Tokens/s": ("throughput", "tokens/s", "aggregate"),
     "Samples/s": ("throughput", "samples/s", "aggregate"),
     "Queries/s": ("throughput", "queries/s", "aggregate"),
+    "Tasks/s": ("throughput", "tasks/s", "aggregate"),
     "Latency (ms)": ("latency", "ms", "per-query"),
     "Latency (s)": ("latency", "s", "per-query"),
 }
@@ -440,7 +441,7 @@ def _skipped(row: dict, parts, acc_ids: list, unit, accelerator_count, report: I
         return True
     if unit is None:
         report.skip(
-            f"unit {row.get('Performance_Units')!r} is none benchkg reads (tokens/s, samples/s, queries/s, ms, s)"
+            f"unit {row.get('Performance_Units')!r} is none benchkg reads (tokens/s, samples/s, queries/s, tasks/s, ms, s)"
         )
         return True
     if not accelerator_count:

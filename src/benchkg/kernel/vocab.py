@@ -78,6 +78,7 @@ UNITS: dict[str, str] = {
     "tokens/s": BK + "TOKEN-PER-SEC",
     "samples/s": BK + "SAMPLE-PER-SEC",
     "queries/s": BK + "QUERY-PER-SEC",
+    "tasks/s": BK + "TASK-PER-SEC",
     "ms": PREFIXES["unit"] + "MilliSEC",
     "s": PREFIXES["unit"] + "SEC",
     "W": PREFIXES["unit"] + "W",
@@ -89,6 +90,32 @@ UNIT_NAMES = {iri: name for name, iri in UNITS.items()}
 #: holds their ``?unit IN (…)`` lists to it; a query file must run as it is in any SPARQL tool, so it
 #: spells the list out)
 LOWER_IS_BETTER = ("ms", "s", "W", "mJ")
+
+#: the software family a framework text names, first match wins: the serving engine before the
+#: framework under it ("PyTorch vLLM" is vllm, "TensorRT-LLM" tensorrt), anything else "other"
+FRAMEWORK_FAMILIES = (
+    ("vllm", r"vllm"),
+    ("sglang", r"sglang"),
+    ("tensorrt", r"tensorrt|\btrt\b"),
+    ("llama.cpp", r"llama\.?cpp"),
+    ("openvino", r"openvino"),
+    ("onnxruntime", r"onnx"),
+    ("tensorflow", r"tensorflow|\btf\b|tflite"),
+    ("jax", r"\bjax\b|\bflax\b"),
+    ("pytorch", r"pytorch|torch"),
+)
+
+
+def framework_family(text: str) -> str:
+    """The family of a framework as a submitter wrote it (:data:`FRAMEWORK_FAMILIES`).
+
+    >>> [framework_family(t) for t in ("TensorRT 10.14, CUDA 13.0", "PyTorch vLLM", "tflite vmaster", "ROCm")]
+    ['tensorrt', 'vllm', 'tensorflow', 'other']
+    """
+    for family, pattern in FRAMEWORK_FAMILIES:
+        if re.search(pattern, text, re.I):
+            return family
+    return "other"
 
 
 SHAPES_NS = "https://w3id.org/benchkg/shapes#"
