@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+from pyoxigraph import NamedNode
 
 from benchkg.graph.manifest import snapshot_path
 from benchkg.graph.opening import store_dir_for
@@ -236,3 +237,107 @@ def test_a_script_without_a_main_guard_builds_once(tmp_path):
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and int(done.stdout) > 0, done.stderr[-2000:]
     assert "waiting for" not in done.stderr
+
+
+@pytest.mark.slow
+def test_finding_caveats_redone_on_the_changed_claims_and_their_partners_equal_a_full_derivation(tmp_path):
+    """When only claims change, the finding shapes run on them and the claims they can pair with, now
+    and before the change (not on the whole graph): the finding caveats are a full derivation's after
+    each kind of edit — a Server result that stops beating its Offline one and starts again, a claim
+    moved to another model (its old partner, unchanged, loses the finding), a new claim, one removed."""
+    data = tmp_path / "data"
+    shutil.copytree(FULL_DATA, data, ignore=shutil.ignore_patterns(".benchkg"))
+    stem = "mlperf-6.1-closed-oracle-8xmi355x-2xepyc-9575f-llama3.1-8b"
+    offline, server = (data / "benchmarks" / f"{stem}-{s}.json" for s in ("offline", "server"))
+    original = {p: p.read_text() for p in (offline, server)}
+    record = json.loads(original[offline])
+    beats = "https://w3id.org/benchkg/id/gotchas/bench-mlperf-offline-is-not-always-faster-than-server"
+    claim = f"https://w3id.org/benchkg/id/benchmarks/{stem}-server"
+    build_graph(data)
+    gc.collect()
+
+    def edit(step: str) -> None:
+        if step == "offline faster":
+            offline.write_text(json.dumps({**record, "value": record["value"] * 2}))
+        elif step == "back":
+            offline.write_text(original[offline])
+        elif step == "offline to another model":  # (the server result, unchanged, loses its finding)
+            offline.write_text(json.dumps({**record, "model_id": "llama2-70b"}))
+        elif step == "a new claim":
+            offline.write_text(original[offline])
+            new = {**record, "id": "slow-twin", "value": record["value"] / 4}
+            (data / "benchmarks" / "slow-twin.json").write_text(json.dumps(new))
+        else:
+            offline.unlink()
+
+    seen = {}
+    for step in ("offline faster", "back", "offline to another model", "a new claim", "offline gone"):
+        edit(step)
+        incremental = build_graph(data)
+        assert incremental.touched, step
+        now = caveat_links(incremental.store)
+        del incremental
+        gc.collect()
+        assert now == caveat_links(build_graph(data, persist=False).store), step
+        seen[step] = (claim, beats) in now
+    assert seen == {
+        "offline faster": False,
+        "back": True,
+        "offline to another model": False,
+        "a new claim": True,
+        "offline gone": True,  # (it still beats the slow twin)
+    }
+
+
+@pytest.mark.slow
+def test_a_changed_chip_or_system_redoes_the_facts_of_the_claims_on_it_as_a_full_derivation(tmp_path):
+    """A chip's or a system's change is a change of the claims that ran on it, and no more: their facts
+    (a mixed system's vendor when its chips' vendors meet, the stated memory), audited links and
+    caveats are a full derivation's after each edit."""
+    data = tmp_path / "data"
+    shutil.copytree(FULL_DATA, data, ignore=shutil.ignore_patterns(".benchkg"))
+    chip = data / "accelerators" / "amd-instinct-mi350x.json"
+    system = data / "systems" / "mlperf-6.1-closed-cisco-cisco-ucs-h200x8-mi350xx8-g200-2x2-tor.json"
+    original = {p: p.read_text() for p in (chip, system)}
+    build_graph(data)
+    gc.collect()
+    combination = "https://w3id.org/benchkg/combinations/amd-instinct-mi350x+nvidia-h200-sxm-141gb"
+    vendor = "https://w3id.org/benchkg/ontology#vendor"
+    steps = {
+        "chip's vendor": (chip, {**json.loads(original[chip]), "vendor_id": "nvidia"}),
+        "chip back": (chip, json.loads(original[chip])),
+        "system's memory": (
+            system,
+            {
+                **json.loads(original[system]),
+                "description": {
+                    **json.loads(original[system]).get("description", {}),
+                    "accelerator_memory_capacity": "141 GB",
+                },
+            },
+        ),
+    }
+    shared = {}
+    for step, (path, record) in steps.items():
+        path.write_text(json.dumps(record, indent=2))
+        incremental = build_graph(data)
+        assert incremental.changed, step
+        store = incremental.store
+        now = caveat_links(store)
+        shared[step] = {
+            q.object.value for q in store.quads_for_pattern(NamedNode(combination), NamedNode(vendor), None, None)
+        }
+        memory = {
+            q.object.value
+            for q in store.quads_for_pattern(None, NamedNode("https://w3id.org/benchkg/ontology#statedMemoryGB"), None)
+            if "cisco-ucs-h200x8-mi350xx8" in q.subject.value
+        }
+        del incremental, store
+        gc.collect()
+        assert now == caveat_links(build_graph(data, persist=False).store), step
+    assert shared == {
+        "chip's vendor": {"https://w3id.org/benchkg/id/organizations/nvidia"},
+        "chip back": set(),
+        "system's memory": set(),
+    }
+    assert memory == {"141"}

@@ -227,16 +227,19 @@ def validate(
     quiet: bool = typer.Option(
         False, "--quiet", "-q", help="Only the summary line (text format); the exit code is the same."
     ),
+    timings: bool = typer.Option(
+        False, "--timings", help="Also print (on stderr) the seconds of the build and of each shape, slowest first."
+    ),
 ):
     """Check the records against the conventions in shapes/; exit 1 on a violation.
 
-    Example: benchkg validate --format github --strict
+    Example: benchkg validate --format github --strict   (or: benchkg validate --timings)
     """
     from benchkg.views import validation
 
     kg = _open(data)
     with _progress("validating") as cb:
-        checked = validation(kg, format.value, engine=engine.value, quiet=quiet, progress=cb)
+        checked = validation(kg, format.value, engine=engine.value, quiet=quiet, progress=cb, timings=timings)
     del kg  # the Exit below carries this frame, which must not hold the store open
     if checked.out:
         _echo(checked.out, data=checked.data)

@@ -32,7 +32,7 @@ def main() -> None:
         st = r.store
         del r
         t = time.time()
-        finding_caveats(st, caveats_graph(DEFAULT_BASE), NamedNode(BK + "caveat"))
+        finding_caveats(st, caveats_graph(DEFAULT_BASE), NamedNode(BK + "caveat"))  # (every claim)
         print("finding caveats", round(time.time() - t, 2))
         del st
         t = time.time()

@@ -113,6 +113,30 @@ def _cached(cache: dict, select: Callable, claims, dimension: str) -> dict[str, 
     return cache[dimension]
 
 
+def all_claim_values(
+    select: Callable[[str], list[dict]], claims: Iterable[str], dimensions: Iterable[str]
+) -> dict[str, dict[str, set[str]]]:
+    """dimension -> :func:`claim_values` of it, every dimension read in one query (a ``UNION`` branch
+    each): an answer's caveats cost one query over its claims, not one per dimension."""
+    claims, dimensions = sorted(set(claims)), sorted(set(dimensions) & set(DIMENSIONS))
+    out: dict[str, dict[str, set[str]]] = {d: {c: set() for c in claims} for d in dimensions}
+    if claims and dimensions:
+        branches = " UNION ".join(f'{{ ?claim {DIMENSIONS[d]} ?v BIND ("{d}" AS ?d) }}' for d in dimensions)
+        rows = select(
+            _PREFIXES + f"SELECT ?claim ?d ?v WHERE {{ VALUES ?claim {{ {' '.join(f'<{c}>' for c in claims)} }} "
+            f"{branches} }}"
+        )
+        for row in rows:
+            out[row["d"]][row["claim"]].add(curator_name(row["v"]))
+    return {d: {c: (v or {NOT_STATED}) for c, v in values.items()} for d, values in out.items()}
+
+
+def _prefetched(select: Callable, claims: list[str], gotchas: list[dict]) -> dict[str, dict[str, set[str]]]:
+    """The values of every dimension the ``gotchas`` read (and metric, when one names metrics)."""
+    wanted = {g["dimension"] for g in gotchas} | ({"metric"} if any(g["metrics"] for g in gotchas) else set())
+    return all_claim_values(select, claims, wanted)
+
+
 def claim_values(select: Callable[[str], list[dict]], claims: Iterable[str], dimension: str) -> dict[str, set[str]]:
     """claim IRI -> its values (short names) in ``dimension``; a claim that states none has NOT_STATED."""
     claims = sorted(set(claims))
@@ -136,8 +160,9 @@ def comparison_caveats(select: Callable[[str], list[dict]], claims: Iterable[str
     """
     claims = sorted(set(claims))
     found: list[Caveat] = []
-    cache: dict[str, dict[str, set[str]]] = {}
-    for g in comparison_gotchas(select):
+    gotchas = comparison_gotchas(select)
+    cache = _prefetched(select, claims, gotchas) if len(claims) >= 2 else {}
+    for g in gotchas:
         dimension = g["dimension"]
         if dimension not in DIMENSIONS or len(claims) < 2:
             continue
@@ -179,8 +204,9 @@ def pair_caveats(select: Callable[[str], list[dict]], pairs: Iterable[tuple[str,
     pairs = sorted({(p[0], p[1]) for p in pairs if len(set(p)) == 2})
     claims = sorted({c for p in pairs for c in p})
     found: list[Caveat] = []
-    cache: dict[str, dict[str, set[str]]] = {}
-    for g in comparison_gotchas(select):
+    gotchas = comparison_gotchas(select)
+    cache = _prefetched(select, claims, gotchas) if pairs else {}
+    for g in gotchas:
         dimension = g["dimension"]
         if dimension not in DIMENSIONS or not pairs:
             continue
@@ -278,9 +304,10 @@ def left_out(
     if not out:
         return ""
     parts = []
+    every = all_claim_values(select, out, [LIKE_WITH_LIKE[name] for name in defaults])  # (one query)
     for name in defaults:
         default = (settled or {}).get(name, saved.params[name].default)
-        values = claim_values(select, out, LIKE_WITH_LIKE[name])
+        values = every[LIKE_WITH_LIKE[name]]
         counts: dict[str, int] = {}
         for vs in values.values():
             for v in vs - {default, NOT_STATED}:  # a result that states no value is not left out by it

@@ -17,7 +17,6 @@ from typing import Any
 
 from pyoxigraph import NamedNode, Quad, Store
 
-from benchkg.graph.facts import models_of
 from benchkg.graph.opening import select
 from benchkg.kernel.vocab import BK, sparql_prefixes
 
@@ -74,10 +73,23 @@ def _half_unit(number: Decimal) -> Decimal:
     return Decimal(5).scaleb(exponent - 1 if isinstance(exponent, int) else 0)  # (a NaN or an infinity: none)
 
 
+def _keys_of(store: Store, claims: list[str]) -> list[tuple[str, str, str]]:
+    """The (suite, model, scenario) of ``claims`` as the store has them now (N-Triples): a link joins
+    only results of one key, so the results of these keys are all a change can link or unlink."""
+    query = (
+        sparql_prefixes()
+        + "SELECT DISTINCT ?suite ?model ?scenario WHERE { VALUES ?claim { "
+        + " ".join(f"<{c}>" for c in claims)
+        + " } ?claim bk:suite ?suite ; bk:model ?model ; bk:scenario ?scenario }"
+    )
+    rows = select(store, query, use_default_graph_as_union=True)
+    return sorted((str(r["suite"]), str(r["model"]), str(r["scenario"])) for r in rows)
+
+
 def audited_quads(store: Store, graph: NamedNode, claims: list[str] | None = None) -> list[Quad]:
     """The ``bk:auditedBy`` links of every vendor claim in ``store``, as quads in ``graph``; with
     ``claims`` (IRIs of changed claims), only the links from or to those claims, read among the results
-    of their models alone.
+    of their round, model and scenario alone.
 
     >>> from decimal import Decimal as D
     >>> from pathlib import Path
@@ -107,10 +119,10 @@ def audited_quads(store: Store, graph: NamedNode, claims: list[str] | None = Non
 
     models = ""
     if claims is not None:
-        found = models_of(store, claims)
+        found = _keys_of(store, claims)
         if not found:  # (claims removed, or none given: no link from or to them is left to make)
             return []
-        models = "VALUES ?model { " + " ".join(found) + " }"
+        models = "VALUES (?suite ?model ?scenario) { " + " ".join(f"({' '.join(k)})" for k in found) + " }"
     # each side read once and matched by key here: the same match as one SPARQL join of the two sides,
     # which at 10,000 claims took a minute of every build
     audited: dict[tuple[Any, ...], list[dict[str, Any]]] = {}

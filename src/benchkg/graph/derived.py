@@ -15,8 +15,8 @@ from benchkg.graph.facts import (
     FACT_PREDICATES,
     TIER,
     claims_of_models,
+    combination_mates,
     fact_quads,
-    models_of,
     remove_facts,
     tiered_models,
 )
@@ -62,6 +62,7 @@ def derive_caveats(
     *,
     shape_dirs: tuple[Path, ...] = (),
     claims_only: bool = False,
+    old_partners: frozenset[str] = frozenset(),
 ) -> None:
     """Recompute which gotchas apply to which single claims (docs/conventions.md, convention 4): those a claim links
     (``gotcha_ids``); *claim caveats*, whose ``applies_to`` facets all match it (one join query per
@@ -73,7 +74,10 @@ def derive_caveats(
     depend only on the claim itself); finding caveats are recomputed whole, because a finding may
     pair a claim with another (Server beats Offline). By default every claim is re-derived.
     ``shape_dirs`` are the folders of shapes (benchkg's by default). ``claims_only`` says that nothing
-    but those claims changed (no system or chip a match reads at), so only their audited links are redone."""
+    a claim's facts or links read changed but those claims (no system or chip), so only their facts and
+    audited links are redone, and the finding shapes run on the claims whose findings such a change can
+    alter (:func:`finding_focus`; ``old_partners`` are the claims that could pair with the changed
+    claims before the change)."""
     graph = caveats_graph(base)
     manifest = manifest_graph(base)
     for old in list(store.quads_for_pattern(manifest, CAVEATS_DONE, None, manifest)):
@@ -98,24 +102,29 @@ def derive_caveats(
             use_default_graph_as_union=True,
         )
     ]
-    finding_gotchas, finding_quads = finding_caveats(store, graph, NamedNode(BK + "caveat"), shape_dirs)
+    focus = finding_focus(store, claims, old_partners) if claims is not None and claims_only else None
+    finding_gotchas, finding_quads, redo = finding_caveats(store, graph, NamedNode(BK + "caveat"), shape_dirs, focus)
+    # the claims whose finding-gotcha links are redone (every claim, or those the focus reached)
+    redo_only = "VALUES ?claim { " + " ".join(f"<{c}>" for c in sorted(redo)) + " } " if redo is not None else ""
     if claims is not None and finding_gotchas:
-        # a finding gotcha's links are all redone (below), so its linked and matched ones are derived
-        # for every claim, not only the changed ones
+        # a finding gotcha's links are redone (below) for the claims in ``redo``, so its linked and
+        # matched ones are derived for them, not only for the changed ones
         changed = set(claims)
         quads += [
             Quad(t.subject, t.predicate, t.object, graph)
             for t in construct(
                 store,
                 prefixes
-                + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { VALUES ?g { "
+                + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { "
+                + redo_only
+                + "VALUES ?g { "
                 + " ".join(f"<{g.value}>" for g in finding_gotchas)
                 + " } ?claim a bk:Benchmark ; bk:gotcha ?g }",
                 use_default_graph_as_union=True,
             )
             if t.subject.value not in changed
         ]
-    jobs = _claim_caveat_queries(store, prefixes, only, {g.value for g in finding_gotchas})
+    jobs = _claim_caveat_queries(store, prefixes, only, {g.value for g in finding_gotchas}, redo_only)
     caveat = NamedNode(BK + "caveat")
 
     def run(job: tuple[NamedNode, str]) -> list[Quad]:
@@ -130,7 +139,7 @@ def derive_caveats(
             store.remove_graph(graph)
         store.bulk_extend(sorted(set(quads + finding_quads + facts), key=str))
     else:
-        _remove_redone(store, graph, claims, finding_gotchas, claims_only)
+        _remove_redone(store, graph, claims, finding_gotchas, claims_only, redo)
         store.extend(set(quads + finding_quads + facts))
     store.add(done)
 
@@ -138,14 +147,17 @@ def derive_caveats(
 def _facts(store: Store, graph: NamedNode, base: str, claims: list[str] | None) -> list[Quad]:
     """The comparison facts (:mod:`benchkg.graph.facts`), put in the store now (the finding shapes
     may read them) and returned (the graph is written again at the end): of every claim, or when only
-    ``claims`` changed, of the claims of their models and of the models whose tiers they changed."""
+    ``claims`` changed, of those claims (a claim's facts are its own) and of every claim of a model
+    whose tiers they changed (its "not stated" comes or goes)."""
     if claims is None:
         remove_facts(store, graph)
         found = fact_quads(store, graph, base)
     else:
-        models = sorted(set(models_of(store, claims)) | _tiers_changed(store, graph))
-        remove_facts(store, graph, [NamedNode(c) for c in claims] + claims_of_models(store, models))
-        found = fact_quads(store, graph, base, models)
+        claims = claims + combination_mates(store, graph, claims)  # (a combination's quads are shared)
+        flipped = sorted(_tiers_changed(store, graph))
+        remove_facts(store, graph, [NamedNode(c) for c in claims] + claims_of_models(store, flipped))
+        found = fact_quads(store, graph, base, claims=claims)
+        found += fact_quads(store, graph, base, flipped) if flipped else []
     store.extend(found)
     return found
 
@@ -189,10 +201,16 @@ def _tiers_changed(store: Store, graph: NamedNode) -> set[str]:
 
 
 def _remove_redone(
-    store: Store, graph: NamedNode, claims: list[str], finding_gotchas: list[NamedNode], claims_only: bool
+    store: Store,
+    graph: NamedNode,
+    claims: list[str],
+    finding_gotchas: list[NamedNode],
+    claims_only: bool,
+    redo: set[str] | None = None,
 ) -> None:
-    """Take away what an incremental derivation redoes: the caveats of ``claims``, every link of a
-    finding gotcha, and the audited links from and to those claims (every one, unless ``claims_only``)."""
+    """Take away what an incremental derivation redoes: the caveats of ``claims``, the links of a
+    finding gotcha (of the claims in ``redo``, or every one), and the audited links from and to those
+    claims (every one, unless ``claims_only``)."""
     caveat = NamedNode(BK + "caveat")
     for claim in claims:  # (not its comparison facts: _facts redid those, for the claims of their models)
         for old in list(store.quads_for_pattern(NamedNode(claim), None, None, graph)):
@@ -200,17 +218,20 @@ def _remove_redone(
                 store.remove(old)
     for gotcha in finding_gotchas:
         for old in list(store.quads_for_pattern(None, caveat, gotcha, graph)):
-            store.remove(old)
+            if redo is None or getattr(old.subject, "value", None) in redo:
+                store.remove(old)
     changed = {NamedNode(c) for c in claims}
     for old in list(store.quads_for_pattern(None, AUDITED_BY, None, graph)):
         if not claims_only or old.subject in changed or old.object in changed:
             store.remove(old)
 
 
-def _claim_caveat_queries(store: Store, prefixes: str, only: str, redone: set[str]) -> list[tuple[NamedNode, str]]:
+def _claim_caveat_queries(
+    store: Store, prefixes: str, only: str, redone: set[str], redo_only: str = ""
+) -> list[tuple[NamedNode, str]]:
     """One ``(gotcha, SELECT ?claim …)`` per claim caveat: the claims all its ``applies_to`` facets
     match. ``only`` (a VALUES clause) limits them to changed claims, except for the gotchas in
-    ``redone`` (finding gotchas, whose links are all rederived)."""
+    ``redone`` (finding gotchas, whose links are rederived for the claims of ``redo_only``, or all)."""
     facets: dict[str, dict[str, list[str]]] = {}
     for row in select(
         store,
@@ -226,7 +247,7 @@ def _claim_caveat_queries(store: Store, prefixes: str, only: str, redone: set[st
     field_paths = _field_paths_by_predicate()
     jobs = []
     for gotcha, given in sorted(facets.items()):
-        where = [("" if gotcha in redone else only) + "?claim a bk:Benchmark ."]
+        where = [(redo_only if gotcha in redone else only) + "?claim a bk:Benchmark ."]
         for facet, pattern in (
             ("appliesToSuite", "?claim bk:suite ?{v} ."),
             ("appliesToScenario", "?claim bk:scenario ?{v} ."),
@@ -253,11 +274,57 @@ def shapes_digest(shape_dirs: tuple[Path, ...] = ()) -> str:
     return h.hexdigest()
 
 
+def claims_on(store: Store, entities: list[str]) -> list[str]:
+    """The claims that ran on these chips or systems (IRIs): named by the claim, or the chip a rack or a
+    variant the claim names is made of or is a variant of."""
+    if not entities:
+        return []
+    query = (
+        sparql_prefixes()
+        + "SELECT DISTINCT ?c WHERE { VALUES ?x { "
+        + " ".join(f"<{e}>" for e in entities)
+        + " } { ?c bk:system ?x } UNION { ?c bk:accelerator ?x } UNION { ?c bk:accelerator/bk:madeOf ?x }"
+        + " UNION { ?c bk:accelerator/bk:variantOf ?x } UNION { ?c bk:accelerator/bk:madeOf/bk:variantOf ?x } }"
+    )
+    return sorted(row["c"].value for row in select(store, query, use_default_graph_as_union=True))
+
+
+def partners(store: Store, claims: list[str]) -> set[str]:
+    """The claims a finding may pair with ``claims``, as the store has them now: those of the same
+    model, suite, accelerator count and system (each absent on both, or the same). A finding pairs
+    claims of one such key at most (Server beats Offline), the rule incremental validation keeps too
+    (:mod:`benchkg.checks.incremental`)."""
+    if not claims:
+        return set()
+    same = " && ".join(f'COALESCE(STR(?{v}), "") = COALESCE(STR(?{v}2), "")' for v in ("s", "n", "sys"))
+    query = (
+        sparql_prefixes()
+        + "SELECT DISTINCT ?c WHERE { VALUES ?x { "
+        + " ".join(f"<{c}>" for c in claims)
+        + " } ?x bk:model ?m . OPTIONAL { ?x bk:suite ?s } OPTIONAL { ?x bk:acceleratorCount ?n }"
+        + " OPTIONAL { ?x bk:system ?sys } ?c bk:model ?m . OPTIONAL { ?c bk:suite ?s2 }"
+        + f" OPTIONAL {{ ?c bk:acceleratorCount ?n2 }} OPTIONAL {{ ?c bk:system ?sys2 }} FILTER ({same}) }}"
+    )
+    return {row["c"].value for row in select(store, query, use_default_graph_as_union=True)}
+
+
+def finding_focus(store: Store, claims: list[str], old_partners: frozenset[str]) -> set[str]:
+    """The claims whose finding caveats a change of ``claims`` alone (no system or chip) can alter: the
+    changed claims and those that can pair with them now (:func:`partners`) or could before
+    (``old_partners``): a finding that comes or goes with the change is on one of them."""
+    return set(claims) | partners(store, claims) | set(old_partners)
+
+
 def finding_caveats(
-    store: Store, graph: NamedNode, caveat: NamedNode, shape_dirs: tuple[Path, ...] = ()
-) -> tuple[list[NamedNode], list[Quad]]:
+    store: Store,
+    graph: NamedNode,
+    caveat: NamedNode,
+    shape_dirs: tuple[Path, ...] = (),
+    focus: set[str] | None = None,
+) -> tuple[list[NamedNode], list[Quad], set[str] | None]:
     """The finding caveats: (the gotchas that name finding shapes, a link from each claim one of
-    those shapes flags to the gotcha). Only the named shapes run, over the whole graph."""
+    those shapes flags to the gotcha, the claims whose links these are: None for every claim). Only the
+    named shapes run, over the whole graph, or on the claims of ``focus`` and the systems they ran on."""
     by_shape: dict[str, list[NamedNode]] = {}
     for row in select(
         store,
@@ -266,9 +333,12 @@ def finding_caveats(
     ):
         by_shape.setdefault(row["shape"].value.rsplit("#", 1)[1], []).append(row["g"])
     if not by_shape:
-        return [], []
-
-    flagged = [r for r in run_fast(store, load_shapes(shape_dirs), only=set(by_shape)) if r.focus.startswith("http")]
+        return [], [], None
+    nodes, redo = None, None
+    if focus is not None:  # (a system's finding links all its claims: those not in focus have them already)
+        redo, nodes = set(focus), _focus_nodes(store, focus)
+    shapes = load_shapes(shape_dirs)
+    flagged = [r for r in run_fast(store, shapes, focus=nodes, only=set(by_shape)) if r.focus.startswith("http")]
     # a finding on a system (its name states another count) is a caveat on every claim that ran on it
     systems = {r.focus for r in flagged}
     on_system: dict[str, list[NamedNode]] = {}
@@ -288,4 +358,27 @@ def finding_caveats(
         for claim in (on_system[r.focus] if r.focus in on_system else [NamedNode(r.focus)])
         for gotcha in by_shape[r.shape]
     }
-    return sorted({g for gs in by_shape.values() for g in gs}, key=str), sorted(quads, key=str)
+    return sorted({g for gs in by_shape.values() for g in gs}, key=str), sorted(quads, key=str), redo
+
+
+def _focus_nodes(store: Store, claims: set[str]) -> list[str]:
+    """The nodes the finding shapes run on for ``claims``: the claims, the systems they ran on (a
+    system's finding is a caveat on each of its claims), and the nodes nested in either."""
+    values = " ".join(f"<{c}>" for c in sorted(claims))
+    systems = {
+        row["sys"].value
+        for row in select(
+            store,
+            sparql_prefixes() + f"SELECT DISTINCT ?sys WHERE {{ VALUES ?c {{ {values} }} ?c bk:system ?sys }}",
+            use_default_graph_as_union=True,
+        )
+    }
+    nodes = set(claims) | systems
+    for record in sorted(set(claims) | systems):
+        graph = NamedNode(record)
+        nodes.update(
+            q.subject.value
+            for q in store.quads_for_pattern(None, None, None, graph)
+            if isinstance(q.subject, NamedNode)
+        )
+    return sorted(nodes)

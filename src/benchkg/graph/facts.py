@@ -95,9 +95,12 @@ def combination_iri(base: str, chips: list[str]) -> str:
     return f"{base}combinations/" + "+".join(sorted(c.rsplit("/", 1)[1] for c in chips))
 
 
-def _claims(store: Store, models: list[str] | None) -> dict[NamedNode, dict[str, Any]]:
-    """claim -> its row, with ``chips`` the set of chips it ran on; only claims of ``models`` if given."""
+def _claims(store: Store, models: list[str] | None, claims: list[str] | None = None) -> dict[NamedNode, dict[str, Any]]:
+    """claim -> its row, with ``chips`` the set of chips it ran on; only claims of ``models`` if given,
+    and ``claims`` (IRIs) if given."""
     text = _CLAIMS
+    if claims is not None:  # (the VALUES first: Oxigraph then reads only those claims)
+        text = text.replace("WHERE {\n", "WHERE {\n  VALUES ?claim { " + " ".join(f"<{c}>" for c in claims) + " }\n", 1)
     if models is not None:  # (the model joined, not optional: an OPTIONAL would keep every claim, any model)
         text = text.replace("WHERE {\n", "WHERE {\n  VALUES ?model { " + " ".join(models) + " }\n", 1)
         text = text.replace("OPTIONAL { ?claim bk:model ?model }", "?claim bk:model ?model .")
@@ -130,9 +133,11 @@ def tiered_models(store: Store) -> set[str]:
     }
 
 
-def fact_quads(store: Store, graph: NamedNode, base: str, models: list[str] | None = None) -> list[Quad]:
-    """The comparison facts of every claim in ``store`` (of ``models`` only, if given: N-Triples IRIs),
-    as quads in ``graph``.
+def fact_quads(
+    store: Store, graph: NamedNode, base: str, models: list[str] | None = None, claims: list[str] | None = None
+) -> list[Quad]:
+    """The comparison facts of every claim in ``store`` (of ``models`` only, if given: N-Triples IRIs;
+    and of ``claims`` only, if given: IRIs), as quads in ``graph``.
 
     >>> from decimal import Decimal as D
     >>> from pathlib import Path
@@ -163,7 +168,7 @@ def fact_quads(store: Store, graph: NamedNode, base: str, models: list[str] | No
     """
     tiered = tiered_models(store)
     quads: list[Quad] = []
-    for claim, row in sorted(_claims(store, models).items(), key=lambda item: item[0].value):
+    for claim, row in sorted(_claims(store, models, claims).items(), key=lambda item: item[0].value):
         chips = sorted(row["chips"])
         if len(chips) == 1:
             quads.append(Quad(claim, RAN_ON, NamedNode(chips[0]), graph))
@@ -236,26 +241,21 @@ def _per_accelerator(row: dict[str, Any], chips: int) -> Literal | None:
     return found if isinstance(found, Literal) else None
 
 
-def models_of(store: Store, claims: list[str]) -> list[str]:
-    """The models (N-Triples IRIs) of ``claims``, as the store has them now."""
-    if not claims:
-        return []
-    return sorted(
-        str(row["model"])
-        for row in select(
-            store,
-            sparql_prefixes()
-            + "SELECT DISTINCT ?model WHERE { VALUES ?claim { "
-            + " ".join(f"<{c}>" for c in claims)
-            + " } ?claim bk:model ?model }",
-            use_default_graph_as_union=True,
-        )
-    )
-
-
 def remove_facts(store: Store, graph: NamedNode, claims: list[NamedNode] | None = None) -> None:
-    """Take away the facts of ``claims`` (of every claim, and every combination, if None)."""
+    """Take away the facts of ``claims`` and of the combinations they ran on (derived again with them: a
+    part's vendor may have changed), or of every claim and every combination if None."""
     subjects: list[NamedNode | None] = list(claims) if claims is not None else [None]
+    if claims is not None:  # (a combination's quads are the same from every claim that ran on it)
+        combinations = {
+            q.object
+            for c in claims
+            for q in store.quads_for_pattern(c, RAN_ON, None, graph)
+            if isinstance(q.object, NamedNode)
+        }
+        for node in combinations:
+            if next(iter(store.quads_for_pattern(node, RDF_TYPE, COMBINATION, graph)), None) is not None:
+                for old in list(store.quads_for_pattern(node, None, None, graph)):
+                    store.remove(old)
     for subject in subjects:
         for predicate in FACT_PREDICATES:
             for old in list(store.quads_for_pattern(subject, predicate, None, graph)):
@@ -266,6 +266,23 @@ def remove_facts(store: Store, graph: NamedNode, claims: list[NamedNode] | None 
                 store.remove(old)
         for old in list(store.quads_for_pattern(None, RDF_TYPE, COMBINATION, graph)):
             store.remove(old)
+
+
+def combination_mates(store: Store, graph: NamedNode, claims: list[str]) -> list[str]:
+    """The claims that ran on a combination one of ``claims`` ran on (their facts are redone with it)."""
+    combinations = {
+        q.object
+        for c in claims
+        for q in store.quads_for_pattern(NamedNode(c), RAN_ON, None, graph)
+        if isinstance(q.object, NamedNode)
+    }
+    mates = {
+        str(getattr(q.subject, "value", ""))
+        for node in combinations
+        if next(iter(store.quads_for_pattern(node, RDF_TYPE, COMBINATION, graph)), None) is not None
+        for q in store.quads_for_pattern(None, RAN_ON, node, graph)
+    }
+    return sorted(mates - set(claims))
 
 
 def claims_of_models(store: Store, models: list[str]) -> list[NamedNode]:

@@ -178,12 +178,23 @@ def verdict(claim: dict[str, Any], audited: dict[NamedNode, dict[str, Any]], iri
     return {"verdict": outcome, "claim_value": stated, "best": best, **counts}
 
 
+def _audited_of(claims: dict[NamedNode, dict[str, Any]]) -> str:
+    """The query of the audited results the claims' populations can hold: of their models only, when
+    every population names its model (as a curator's claims do), else of every model."""
+    models = [claim["facets"].get("model") for claim in claims.values()]
+    if not models or not all(models):
+        return _AUDITED
+    named = sorted({f"<{m.value}>" for given in models for m in given if isinstance(m, NamedNode)})
+    text = _AUDITED.replace("WHERE {\n", "WHERE {\n  VALUES ?model { " + " ".join(named) + " }\n", 1)
+    return text.replace("OPTIONAL { ?o bk:model ?model }", "?o bk:model ?model .")
+
+
 def superlative_quads(store: Store, graph: NamedNode) -> list[Quad]:
     """The ``bk:superlative`` verdict node of every claim that asserts a rank, as quads in ``graph``."""
     claims = _rows(store, _CLAIMS, "claim")
     if not claims:
         return []
-    audited = _rows(store, _AUDITED, "o")
+    audited = _rows(store, _audited_of(claims), "o")
     quads = []
     for iri, claim in sorted(claims.items(), key=lambda item: item[0].value):
         found = verdict(claim, audited, iri)

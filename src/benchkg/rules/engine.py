@@ -13,7 +13,11 @@ from __future__ import annotations
 
 import os
 import re
+import threading
+import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from pyoxigraph import BlankNode
@@ -294,7 +298,41 @@ def run_fast(
     return out
 
 
+#: shape name -> seconds its queries took, while :func:`timed_shapes` records (None otherwise)
+_TIMINGS: dict[str, float] | None = None
+_TIMINGS_LOCK = threading.Lock()
+
+
+@contextmanager
+def timed_shapes() -> Iterator[dict[str, float]]:
+    """Record how long each shape's queries take in the runs inside the ``with`` (``validate
+    --timings``): shape name -> seconds, every run added up (a build's finding shapes too).
+
+    >>> with timed_shapes() as seconds:
+    ...     pass
+    >>> seconds
+    {}
+    """
+    global _TIMINGS
+    _TIMINGS = {}
+    try:
+        yield _TIMINGS
+    finally:
+        _TIMINGS = None
+
+
 def _run_check(store, check: Check, values: str) -> list[RawResult]:
+    start = time.perf_counter()
+    try:
+        return _results(store, check, values)
+    finally:
+        timings = _TIMINGS
+        if timings is not None:
+            with _TIMINGS_LOCK:
+                timings[check.shape] = timings.get(check.shape, 0.0) + time.perf_counter() - start
+
+
+def _results(store, check: Check, values: str) -> list[RawResult]:
     try:
         solutions = store.query(check.query.replace(FOCUS, values), use_default_graph_as_union=True)
     except SyntaxError as e:
