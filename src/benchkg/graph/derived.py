@@ -71,8 +71,7 @@ def derive_caveats(
     claims, never to one, and are found per answer (:mod:`benchkg.answers.caveats`).
 
     ``claims`` limits the linked and claim caveats to those claim IRIs (when no gotcha changed, they
-    depend only on the claim itself); finding caveats are recomputed whole, because a finding may
-    pair a claim with another (Server beats Offline). By default every claim is re-derived.
+    depend only on the claim itself). By default every claim is re-derived.
     ``shape_dirs`` are the folders of shapes (benchkg's by default). ``claims_only`` says that nothing
     a claim's facts or links read changed but those claims (no system or chip), so only their facts and
     audited links are redone, and the finding shapes run on the claims whose findings such a change can
@@ -107,23 +106,7 @@ def derive_caveats(
     # the claims whose finding-gotcha links are redone (every claim, or those the focus reached)
     redo_only = "VALUES ?claim { " + " ".join(f"<{c}>" for c in sorted(redo)) + " } " if redo is not None else ""
     if claims is not None and finding_gotchas:
-        # a finding gotcha's links are redone (below) for the claims in ``redo``, so its linked and
-        # matched ones are derived for them, not only for the changed ones
-        changed = set(claims)
-        quads += [
-            Quad(t.subject, t.predicate, t.object, graph)
-            for t in construct(
-                store,
-                prefixes
-                + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { "
-                + redo_only
-                + "VALUES ?g { "
-                + " ".join(f"<{g.value}>" for g in finding_gotchas)
-                + " } ?claim a bk:Benchmark ; bk:gotcha ?g }",
-                use_default_graph_as_union=True,
-            )
-            if t.subject.value not in changed
-        ]
+        quads += _linked_finding_caveats(store, graph, finding_gotchas, redo_only, set(claims))
     jobs = _claim_caveat_queries(store, prefixes, only, {g.value for g in finding_gotchas}, redo_only)
     caveat = NamedNode(BK + "caveat")
 
@@ -142,6 +125,28 @@ def derive_caveats(
         _remove_redone(store, graph, claims, finding_gotchas, claims_only, redo)
         store.extend(set(quads + finding_quads + facts))
     store.add(done)
+
+
+def _linked_finding_caveats(
+    store: Store, graph: NamedNode, finding_gotchas: list[NamedNode], redo_only: str, changed: set[str]
+) -> list[Quad]:
+    """The links claims name (``gotcha_ids``) to finding gotchas, of the claims ``redo_only`` names (all,
+    if empty) but the ``changed`` ones (derived with the rest of their caveats): a finding gotcha's links
+    are redone for those claims, so what they link by hand is derived for them again."""
+    return [
+        Quad(t.subject, t.predicate, t.object, graph)
+        for t in construct(
+            store,
+            sparql_prefixes()
+            + "CONSTRUCT { ?claim bk:caveat ?g } WHERE { "
+            + redo_only
+            + "VALUES ?g { "
+            + " ".join(f"<{g.value}>" for g in finding_gotchas)
+            + " } ?claim a bk:Benchmark ; bk:gotcha ?g }",
+            use_default_graph_as_union=True,
+        )
+        if getattr(t.subject, "value", None) not in changed
+    ]
 
 
 def _facts(store: Store, graph: NamedNode, base: str, claims: list[str] | None) -> list[Quad]:
