@@ -59,6 +59,38 @@ def data_copy(tmp_path) -> Path:
 
 
 @pytest.fixture(scope="session")
+def full_kg():
+    """The full data/ built once per session, in memory (the doctests open data/'s own store in this
+    process): the answers the results algebra's oracle tests check."""
+    from benchkg.api import open as open_kg
+
+    graph = open_kg(FULL_DATA, persist=False)
+    graph.build()
+    return graph
+
+
+@pytest.fixture(scope="session")
+def mlperf_record():
+    """MLCommons' summaries read a second way (``tests/mlperf_oracle.py``), once per session; skipped
+    on a checkout without ../shared."""
+    import mlperf_oracle as oracle
+
+    raw = SHARED / "realdata"
+    if not (raw / "mlperf_inference_v6.1" / "summary.json").exists():
+        pytest.skip(f"the MLPerf summaries are not here ({raw}): a checkout without ../shared")
+    return oracle.load(raw, FULL_DATA)
+
+
+@pytest.fixture(scope="module")
+def full_copy(tmp_path_factory):
+    """data/ copied without its store: the CLI keeps its store beside the folder, and data/'s own is the
+    doctests'."""
+    copy = tmp_path_factory.mktemp("full") / "data"
+    shutil.copytree(FULL_DATA, copy, ignore=shutil.ignore_patterns(".benchkg"))
+    return copy
+
+
+@pytest.fixture(scope="session")
 def seed_site(tmp_path_factory) -> Path:
     """``benchkg site`` of the seed data, written once per test session (with an endpoint named)."""
     out = tmp_path_factory.mktemp("site") / "site"

@@ -21,17 +21,13 @@ RAW = SHARED / "realdata"
 
 
 @pytest.fixture(scope="module")
-def record():
-    if not (RAW / "mlperf_inference_v6.1" / "summary.json").exists():
-        pytest.skip(f"the MLPerf summaries are not here ({RAW}): a checkout without ../shared")
-    return oracle.load(RAW, FULL_DATA)
+def record(mlperf_record):
+    return mlperf_record
 
 
 @pytest.fixture(scope="module")
-def kg():
-    graph = open_kg(FULL_DATA, persist=False)  # in memory: the doctests open data/'s own store in this process
-    graph.build()
-    return graph
+def kg(full_kg):
+    return full_kg
 
 
 def _paired(record, dim, a, b):
@@ -179,16 +175,6 @@ def test_a_column_or_value_the_view_has_not_is_exit_2_with_the_closest():
     assert result.exit_code == 2 and "did you mean 'submitter'" in result.stderr
     result = cli("results", "--where", "division=closd", "--data", DATA)
     assert result.exit_code == 2 and "division is one of closed" in result.stderr
-
-
-@pytest.fixture(scope="module")
-def full_copy(tmp_path_factory):
-    """data/ copied: the CLI keeps its store beside the folder, and data/'s own is the doctests'."""
-    import shutil
-
-    copy = tmp_path_factory.mktemp("algebra") / "data"
-    shutil.copytree(FULL_DATA, copy, ignore=shutil.ignore_patterns(".benchkg"))
-    return copy
 
 
 @pytest.mark.slow

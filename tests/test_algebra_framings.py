@@ -17,24 +17,19 @@ from decimal import Decimal
 import pytest
 
 import mlperf_oracle as oracle
-from benchkg.api import open as open_kg
 from conftest import FULL_DATA, SHARED, cli
 
 RAW = SHARED / "realdata"
 
 
 @pytest.fixture(scope="module")
-def record():
-    if not (RAW / "mlperf_inference_v6.1" / "summary.json").exists():
-        pytest.skip(f"the MLPerf summaries are not here ({RAW}): a checkout without ../shared")
-    return oracle.load(RAW, FULL_DATA)
+def record(mlperf_record):
+    return mlperf_record
 
 
 @pytest.fixture(scope="module")
-def kg():
-    graph = open_kg(FULL_DATA, persist=False)  # in memory: the doctests open data/'s own store in this process
-    graph.build()
-    return graph
+def kg(full_kg):
+    return full_kg
 
 
 def _named(r: oracle.Result) -> str:
@@ -261,15 +256,6 @@ def test_every_v61_result_is_counted_the_one_in_tasks_per_second_too(kg, record)
 
 
 # ---------------------------------------------------------------- one option surface
-
-
-@pytest.fixture(scope="module")
-def full_copy(tmp_path_factory):
-    import shutil
-
-    copy = tmp_path_factory.mktemp("framings") / "data"
-    shutil.copytree(FULL_DATA, copy, ignore=shutil.ignore_patterns(".benchkg"))
-    return copy
 
 
 def test_columns_named_are_never_dropped_from_a_narrow_table(full_copy):

@@ -44,10 +44,8 @@ def _per_accelerator(r: dict) -> Decimal:
 
 
 @pytest.fixture(scope="module")
-def kg():
-    graph = open_kg(FULL_DATA, persist=False)  # in memory: the doctests open data/'s own store in this process
-    graph.build()
-    return graph
+def kg(full_kg):
+    return full_kg
 
 
 @pytest.fixture(scope="module")

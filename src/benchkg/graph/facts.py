@@ -246,16 +246,9 @@ def remove_facts(store: Store, graph: NamedNode, claims: list[NamedNode] | None 
     part's vendor may have changed), or of every claim and every combination if None."""
     subjects: list[NamedNode | None] = list(claims) if claims is not None else [None]
     if claims is not None:  # (a combination's quads are the same from every claim that ran on it)
-        combinations = {
-            q.object
-            for c in claims
-            for q in store.quads_for_pattern(c, RAN_ON, None, graph)
-            if isinstance(q.object, NamedNode)
-        }
-        for node in combinations:
-            if next(iter(store.quads_for_pattern(node, RDF_TYPE, COMBINATION, graph)), None) is not None:
-                for old in list(store.quads_for_pattern(node, None, None, graph)):
-                    store.remove(old)
+        for node in _combinations_of(store, graph, list(claims)):
+            for old in list(store.quads_for_pattern(node, None, None, graph)):
+                store.remove(old)
     for subject in subjects:
         for predicate in FACT_PREDICATES:
             for old in list(store.quads_for_pattern(subject, predicate, None, graph)):
@@ -270,19 +263,24 @@ def remove_facts(store: Store, graph: NamedNode, claims: list[NamedNode] | None 
 
 def combination_mates(store: Store, graph: NamedNode, claims: list[str]) -> list[str]:
     """The claims that ran on a combination one of ``claims`` ran on (their facts are redone with it)."""
-    combinations = {
-        q.object
-        for c in claims
-        for q in store.quads_for_pattern(NamedNode(c), RAN_ON, None, graph)
-        if isinstance(q.object, NamedNode)
-    }
+    combinations = _combinations_of(store, graph, [NamedNode(c) for c in claims])
     mates = {
         str(getattr(q.subject, "value", ""))
         for node in combinations
-        if next(iter(store.quads_for_pattern(node, RDF_TYPE, COMBINATION, graph)), None) is not None
         for q in store.quads_for_pattern(None, RAN_ON, node, graph)
     }
     return sorted(mates - set(claims))
+
+
+def _combinations_of(store: Store, graph: NamedNode, claims: list[NamedNode]) -> set[NamedNode]:
+    """The accelerator combinations ``claims`` ran on (a mixed system's chips, as one)."""
+    ran_on = {q.object for c in claims for q in store.quads_for_pattern(c, RAN_ON, None, graph)}
+    return {
+        node
+        for node in ran_on
+        if isinstance(node, NamedNode)
+        and next(iter(store.quads_for_pattern(node, RDF_TYPE, COMBINATION, graph)), None) is not None
+    }
 
 
 def claims_of_models(store: Store, models: list[str]) -> list[NamedNode]:
