@@ -606,7 +606,8 @@ class KnowledgeGraph:
     def draft(self, source: str | Path, out: str | Path | None = None) -> list:
         """The draft claims of a saved blog post, press release or record page, one per number it states
         with its own context (:mod:`benchkg.importers.draft`); with ``out``, each written there as
-        ``benchmarks/<id>.json`` (and the page's ``sources/<id>.json``).
+        ``benchmarks/<id>.json`` (and the page's ``sources/<id>.json``, and for a claim the text says is
+        unaudited, the vendor's own claim series ``suites/<submitter>-claims.json``).
 
         :raises UsageError: for a page it cannot read, or a record that already exists in ``out`` (then
             none is written).
@@ -627,6 +628,10 @@ class KnowledgeGraph:
             source_file = Path(out) / "sources" / f"{page['id']}.json"
             if not source_file.exists() and not names.resolve("sources", page["id"]):  # a known source is kept
                 write_atomic(source_file, record_text(page).encode("utf-8"))
+            for suite in {r.suite["id"]: r.suite for r in results if r.suite}.values():  # a vendor's own series
+                suite_file = Path(out) / "suites" / f"{suite['id']}.json"
+                if not suite_file.exists() and not names.resolve("suites", suite["id"]):
+                    write_atomic(suite_file, record_text(suite).encode("utf-8"))
         return results
 
     @_guarded

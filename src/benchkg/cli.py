@@ -702,8 +702,8 @@ def draft(
     out: Optional[Path] = typer.Option(
         None,
         "--out",
-        help="Write the draft into this records folder "
-        "(benchmarks/<id>.json and sources/<id>.json); by default it is printed.",
+        help="Write the draft into this records folder (benchmarks/<id>.json, sources/<id>.json and, for a "
+        "claim the text calls unverified or internal, suites/<submitter>-claims.json); by default it is printed.",
     ),
     data: Path = DataOpt,
 ):
@@ -711,8 +711,12 @@ def draft(
     every number with a throughput, latency or count unit (each with its sentence as the quote), the chips,
     model, suite, scenario, counts and organisations of the clause, sentence or paragraph that states it
     (never a count from another paragraph), a rounded headline ("104K") read as the precise figure the body
-    gives, and omitted_by_source for what the text does not state. It never invents a value: what it
-    cannot decide is listed on stderr for you to fill in. One claim prints as a record; several as a list.
+    gives, and omitted_by_source for what the text does not state. Each number in a table is read with its
+    row's labels and its column's header. A number the text calls unverified, not verified by MLCommons or
+    internal is the vendor's own claim, in the vendor's own claim series (a suite of family vendor-claim,
+    written with --out). A range, a mark passed ("over 1 million") or a statistic of a run's parts is no
+    claim. It never invents a value: what it cannot decide is listed on stderr for you to fill in (the
+    reading rules: docs/records.md). One claim prints as a record; several as a list.
 
     Example: benchkg draft saved-post.html > claim.json   (or: benchkg draft saved-post.html --out data)
     """
@@ -726,6 +730,8 @@ def draft(
     else:
         for result in results:
             _echo(f"wrote {out}/benchmarks/{result.record['id']}.json", err=True)
+        for suite in {r.suite["id"] for r in results if r.suite}:
+            _echo(f"the vendor's own claims are in suite {suite} ({out}/suites/{suite}.json, if new)", err=True)
         _echo("(and the page's source record, if new)", err=True)
     for n, result in enumerate(results, 1):
         head = f"claim {n} of {len(results)} ({result.record['id']}): " if len(results) > 1 else ""

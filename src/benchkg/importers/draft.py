@@ -29,6 +29,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from benchkg.importers.common import record_text, slug  # noqa: F401 - record_text: drafts are written as imports are
+from benchkg.importers.tables import table_sentences
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.numbers import Mention, mentions
 from benchkg.records.names import Names, Spans
@@ -50,7 +51,14 @@ UNITS = [
     ),
     (re.compile(r"^\s*samples?\s*(?:/|per)\s*(?:s|sec|second)\b", re.I), ("throughput", "samples/s")),
     (re.compile(r"^\s*(?:ms|milliseconds?)\b", re.I), ("latency", "ms")),
-    (re.compile(r"^\s*(?:[\w.-]+\s+){0,3}(?:gpus|accelerators|chips)\b|^-gpu\b", re.I), ("count", "accelerators")),
+    (
+        re.compile(
+            r"^\s*(?:(?!(?:nodes?|servers?|and|or)\b)[A-Za-z][\w.-]*\s+){0,3}(?:gpus|accelerators|chips|units)\b|^-gpu\b|"
+            r"^\s*in\s+(?:all|total)\b",
+            re.I,
+        ),
+        ("count", "accelerators"),
+    ),
     (re.compile(r"^\s*(?:compute\s+)?(?:nodes|trays|servers)\b|^-node\b", re.I), ("count", "nodes")),
     (re.compile(r"^\s*(?:concurrent\s+(?:requests|users|streams)|concurrency)\b", re.I), ("count", "concurrency")),
 ]
@@ -64,7 +72,11 @@ _SCENARIOS = [
     ("interactive", r"\binteractive\b"),
     ("single-stream", r"\bsingle-?stream\b"),
     ("multi-stream", r"\bmulti-?stream\b"),
-    ("server", r"\bserver\b(?!\s+(?:throughput|harness))|\bserving\b"),
+    (
+        "server",
+        r"\bserver\b(?!\s+(?:throughput|harness))|\bserving\b(?!\s+(?:software|stacks?|engines?|frameworks?|systems?|"
+        r"platforms?|runtimes?|layers?|infrastructure|capabilit))",
+    ),
     ("offline", r"\boffline\b"),
     ("endpoints", r"\bendpoints\b"),
 ]
@@ -102,10 +114,23 @@ _NOT_REACHED = re.compile(
 )
 
 
+#: what says a number is a mark passed, not a result: "over 1 million", "more than", "passed", "topped"
+_BOUND = re.compile(
+    r"\b(?:over|more\s+than|above|beyond|in\s+excess\s+of|exceed(?:ed|ing|s)?|surpass(?:ed|ing|es)?|pass(?:ed|ing|es)?|"
+    r"tops|top(?:ped|ping)|cross(?:ed|ing|es)|breaks?|breaking|broke)\s+(?:the\s+)?$",
+    re.I,
+)
+#: a row of a table that gives a statistic of the parts ("Highest single-node throughput"), not a result
+_PART_STATISTIC = re.compile(
+    r"\b(?:highest|lowest|maximum|minimum|max|min|mean|average|median)\s+(?:single|per)[- ](?:node|gpu|vm)\b", re.I
+)
+
 #: what says a number is no audited MLPerf result
 _UNAUDITED = re.compile(
     r"\bnot\s+an?\s+(?:official\s+|verified\s+)?MLPerf(?:®|™)?\s+(?:\w+\s+)?(?:result|submission|score)s?\b|"
-    r"\bnot\s+(?:been\s+)?verified\s+by\s+MLCommons\b|\bunverified\b",
+    r"\bnot\s+(?:been\s+)?(?:verified|validated|audited|reviewed)\s+by\s+MLCommons\b|\bunverified\b|"
+    r"\bMLCommons[- ]unverified\b|\binternal(?:ly)?\s+(?:test(?:ing|s|ed)?|measure(?:ments?|d)|benchmark(?:s|ing)?)\b|"
+    r"\bpost-deadline\b",
     re.I,
 )
 
@@ -123,6 +148,13 @@ class Figure:
     kind: str  # throughput, latency, count
     unit: str  # tokens/s, queries/s, samples/s, ms; accelerators, nodes, concurrency
     sentence: str
+    own: tuple[int, int] = (0, 0)  # its own words: from the break after the figure before it to the next
+
+    @property
+    def own_text(self) -> str:
+        """The words that are this figure's alone ("5,103 tokens/sec (Server) on a single H100 GPU" of
+        "5,777 tokens/sec (Offline) and 5,103 tokens/sec (Server) on a single H100 GPU")."""
+        return self.sentence[self.own[0] : self.own[1]] if self.own[1] else _clause_text(self)
 
     @property
     def scope(self) -> str:
@@ -149,6 +181,7 @@ class Draft:
     source: dict
     figures: list[Figure] = field(default_factory=list)
     undecided: list[str] = field(default_factory=list)
+    suite: dict | None = None  # the vendor's own claim series, for a claim the text says is unaudited
 
     def comment(self) -> str:
         lines = [
@@ -202,8 +235,14 @@ class _Text(html.parser.HTMLParser):
         self.pre = 0
         self.heading: dict[str, list[str]] = {}  # "title", "h1": their text
         self.open: str | None = None
+        self.row: list[str] | None = None  # a table row's cells, written out as "| a | b |"
+        self.cell: list[str] | None = None
 
     def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self.row = []
+        elif tag in ("td", "th") and self.row is not None:
+            self.cell = []
         if tag in ("script", "style", "noscript", "template"):
             self.skip += 1
         elif tag == "pre":
@@ -218,6 +257,12 @@ class _Text(html.parser.HTMLParser):
             self.skip = max(0, self.skip - 1)
         elif tag == "pre":
             self.pre = max(0, self.pre - 1)
+        if tag in ("td", "th") and self.row is not None and self.cell is not None:
+            self.row.append(" ".join("".join(self.cell).split()).replace("|", "/"))
+            self.cell = None
+        elif tag == "tr" and self.row is not None:
+            self.parts.append("\n| " + " | ".join(self.row) + " |\n")
+            self.row = None
         if tag in self.BLOCKS:
             self.parts.append("\n")
         if tag == self.open:
@@ -228,7 +273,7 @@ class _Text(html.parser.HTMLParser):
             return
         if not self.pre:  # a line break inside a paragraph is a space, not the end of a sentence
             data = re.sub(r"\s+", " ", data)
-        self.parts.append(data)
+        (self.cell if self.cell is not None else self.parts).append(data)
         if self.open:
             self.heading[self.open].append(data)
 
@@ -273,13 +318,32 @@ def plain_text(raw: str, suffix: str) -> str:
         text = "".join(parser.parts)
     elif suffix in (".md", ".markdown"):
         # bounded spans: an unclosed "[" or "**" is given up on within a line's worth, not at the text's end
-        text = re.sub(r"!?\[([^\]\n]{0,500})\]\([^)\s]{0,2000}\)", r"\1", raw)  # links and images: their text
+        text = re.sub(
+            r"!?\[([^\]\n]{0,500})\]\([^)\s]{0,2000}\)", r"\1", _unwrapped(raw)
+        )  # links and images: their text
         text = re.sub(r"^\s{0,3}#{1,6}\s*", "", text, flags=re.M)
         text = re.sub(r"(\*\*|__|\*|_|`)(?=\S)(.{1,500}?)(?<=\S)\1", r"\2", text)
     else:
         text = raw
-    text = html.unescape(text).replace("\r", "")
+    text = table_sentences(html.unescape(text).replace("\r", ""))
     return re.sub(r"[ \t\u00a0]+\n", "\n", re.sub(r"\n{3,}", "\n\n", text))
+
+
+def _unwrapped(markdown: str) -> str:
+    r"""Markdown's paragraphs on one line each: a line that goes on a paragraph (no blank line, heading,
+    list item, quote or table row between) joins it, as a renderer joins it.
+
+    >>> _unwrapped("# T\nIt reached 1,042,110 tokens/s and\n1,016,375 tokens/s.\n\n- a\n- b\n| x |")
+    '# T\nIt reached 1,042,110 tokens/s and 1,016,375 tokens/s.\n\n- a\n- b\n| x |'
+    """
+    block = re.compile(r"^\s*(?:#|[-*+>]\s|\d+[.)]\s|\||$)")
+    out: list[str] = []
+    for line in markdown.split("\n"):
+        if out and out[-1].strip() and not block.match(out[-1]) and not block.match(line):
+            out[-1] = f"{out[-1].rstrip()} {line.strip()}"
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 def sentences(text: str) -> list[tuple[int, str]]:
@@ -316,13 +380,75 @@ def figures(text: str) -> list[Figure]:
                 or re.search(r"[$€£]\s*$|\bUSD\s*$|\bv$|\bversion\s*$", before, re.I)
                 or m.multiplier in ("b", "bn", "billion")
                 or _NOT_REACHED.search(sentence[max(0, m.start - 40) : m.start])  # a mark not reached
+                or _BOUND.search(_before_digits(sentence, m))  # "over 1 million": a mark passed
+                or _PART_STATISTIC.search(sentence[: m.start])  # "Highest single-node throughput: 62,803.9"
+                or (m.range_low is not None and not _counted(sentence, m))  # "100,000 to 110,000": no one result
             ):
                 continue
             unit = next((what for pattern, what in UNITS if pattern.search(after[:80])), None)
             if unit is None:
                 continue
             out.append(Figure(m, unit[0], unit[1], sentence))
+    _own_words(out)
     return out
+
+
+#: where one figure's words end and the next one's begin: a comma, "and", a semicolon, "while"
+_BETWEEN = re.compile(r",\s+(?:and\s+)?|\s+and\s+|;\s+|\s+while\s+|\s+whereas\s+", re.I)
+
+
+def _before_digits(sentence: str, m: Mention) -> str:
+    """The words before a number's digits, its own leading words included ("reached over" of "reached
+    over 1 million")."""
+    lead = re.match(r"[^\d]*", sentence[m.start : m.end])
+    return sentence[max(0, m.start - 40) : m.start] + (lead.group() if lead else "")
+
+
+def _counted(sentence: str, m: Mention) -> bool:
+    """Whether a range is a count ("11-12 nodes" is read, and left open, by the count readers)."""
+    return bool(
+        re.match(r"\s*(?:[\w.-]+\s+){0,3}(?:gpus|accelerators|chips|nodes)\b", sentence[m.end : m.end + 60], re.I)
+    )
+
+
+def left_out(text: str) -> list[str]:
+    """The throughputs of ``text`` that are no claim's number: a range over several results, a mark
+    passed ("over 1 million"), a statistic of a run's parts; each as the draft says it on stderr."""
+    out = []
+    for _, sentence in sentences(text):
+        for m in mentions(sentence):
+            after = sentence[m.end : m.end + 80]
+            if not any(pattern.search(after) for pattern, what in UNITS if what[0] == "throughput"):
+                continue
+            before = _before_digits(sentence, m)
+            why = (
+                "a range, not one result" if m.range_low is not None
+                else "a mark passed, not a result" if _BOUND.search(before)
+                else "a statistic of the run's parts" if _PART_STATISTIC.search(sentence[: m.start])
+                else ""
+            )  # fmt: skip
+            if why:
+                out.append(f"{sentence[m.start : m.end].strip()}: {why} (no claim drafted): {_short(sentence, 100)!r}")
+    return out
+
+
+def _own_words(found: list[Figure]) -> None:
+    """Each throughput figure's own words: its clause cut at the last break before the next throughput
+    figure of the clause, and after the last break before it (the words before the clause's first
+    figure, "On Llama 2 70B, eleven nodes … reached", are its own and its clause's)."""
+    by_clause: dict[tuple[str, int], list[Figure]] = {}
+    for f in found:
+        if f.kind == "throughput":
+            by_clause.setdefault(_clause(f), []).append(f)
+    for clause, fs in by_clause.items():
+        _, start, end = _clause_span(fs[0])
+        cuts = [start]
+        for a, b in zip(fs, fs[1:]):
+            gap = [m.end() for m in _BETWEEN.finditer(a.sentence, a.mention.end, b.mention.start)]
+            cuts.append(gap[-1] if gap else b.mention.start)
+        cuts.append(end)
+        for n, f in enumerate(fs):
+            f.own = (cuts[n], cuts[n + 1])
 
 
 @functools.lru_cache(maxsize=1024)
@@ -395,7 +521,7 @@ def _precision(f: Figure) -> Decimal:
     return f.mention.high - f.mention.low
 
 
-def groups(found: list[Figure]) -> list[Group]:
+def groups(found: list[Figure], names: Names | None = None) -> list[Group]:
     """The claims a text states: one per throughput number with its own context. A number restated
     (rounded, or in the title) joins its claim, the more precise statement leading; another number of the
     same clause (an "up to … per GPU" beside the aggregate) is reported with it; a number in another
@@ -426,7 +552,7 @@ def groups(found: list[Figure]) -> list[Group]:
                 group.restated.append(f)
             values.add(f, same)
             continue
-        places = [_clause(f)] + ([f.sentence] if not _own_context(f) else [])
+        places = [] if _own_context(f, names) else [_clause(f), f.sentence]
         beside = min((leads[p][0] for p in places if leads.get(p)), default=None)
         if beside is not None:
             out[beside].reported.append(f)
@@ -499,9 +625,16 @@ def _breaks(sentence: str) -> tuple[list[int], list[int]]:
     return [m.start() for m in found], [m.end() for m in found]
 
 
-def _own_context(f: Figure) -> bool:
-    """Whether a figure's clause states a count, a scenario or an instance count of its own."""
-    return _states_context(*_clause_span(f))
+def _own_context(f: Figure, names: Names | None = None) -> bool:
+    """Whether a figure's own words state a count, a scenario, an instance count, or (with ``names``) a
+    model or a chip of their own: then it is a claim of its own, not a number reported beside another."""
+    if f.own[1] and _states_context(f.sentence, *f.own):
+        return True
+    if names and f.own[1]:
+        words = f.sentence[f.own[0] : f.own[1]]
+        if names.find("models", words) or names.find("accelerators", words):
+            return True
+    return _states_context(*_clause_span(f)) and not f.own[1]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -525,16 +658,19 @@ _NUMBER = (
 )
 #: "a single instance", "eight instances", "two nodes": a count of nodes (servers) in words
 #: (the word between is a word, not "70B": "Llama 2 70B Server" is a model and a scenario)
-_INSTANCES = re.compile(rf"\b{_NUMBER}\s+(?:[A-Za-z-]+\s+)?(?:instances?|nodes?|servers?)\b", re.I)
+_INSTANCES = re.compile(
+    rf"(?<![\w.,]){_NUMBER}\s+(?:[A-Za-z][\w.-]*\s+){{0,3}}(?:instances?|nodes?|servers?|compute trays?|virtual machines|VMs)\b",
+    re.I,
+)
 #: "four nodes, each with 8 GPUs": the accelerators are the product
 _EACH_WITH = re.compile(
-    rf"\b{_NUMBER}\s+(?:[A-Za-z-]+\s+)?(?:instances|nodes|servers|systems),?\s+each\s+(?:with|of|holding|housing|"
+    rf"(?<![\w.,]){_NUMBER}\s+(?:[A-Za-z-]+\s+)?(?:instances|nodes|servers|systems),?\s+each\s+(?:with|of|holding|housing|"
     rf"carrying|containing|having|running)\s+{_NUMBER.replace('?P<n>', '?P<m>')}\s+(?:[\w-]+\s+){{0,2}}"
     r"(?:gpus|accelerators|chips)\b",
     re.I,
 )
 #: "a single GB300 NVL72 rack", "one rack": a whole rack or system of the chip named
-_RACK = re.compile(rf"\b{_NUMBER}\s+(?:[\w.-]+\s+){{0,3}}(?:rack|system)\b", re.I)
+_RACK = re.compile(rf"(?<![\w.,]){_NUMBER}\s+(?:[\w.-]+\s+){{0,3}}(?:rack|system|domain)\b", re.I)
 
 
 def _word_number(text: str) -> int:
@@ -566,15 +702,50 @@ def _draft(path: Path, names: Names) -> list[Draft]:
     source_id = page_id(path.stem)
     found = figures(text)
     title = heading or _headline(text) or path.stem
-    claims: list[Group | None] = list(groups(found)) or [None]
+    claims: list[Group | None] = list(groups(found, names)) or [None]
     source = {"id": source_id, "name": _short(title, 200), "notes": f"Drafted by benchkg draft from {path.name}."}
+    leads = [g.lead for g in claims if g]
     out = []
-    for n, group in enumerate(claims, 1):
-        claim_id = source_id if len(claims) == 1 else f"{source_id}-{n}"
-        record, undecided = _claim(claim_id, group, text, title, names, found, single=len(claims) == 1)
+    for group in claims:
+        others = [f for f in leads if not group or f is not group.lead]
+        record, undecided = _claim("", group, text, title, names, found, len(claims) == 1, others)
         record["sources"] = _quotes(group, found, source_id, title, single=len(claims) == 1)
-        out.append(Draft(_ordered(record), source, found, undecided))
+        suite = vendor_suite(record, source_id, names) if record.pop("_vendor", False) else None
+        out.append(Draft(record, source, found, undecided, suite))
+    out = _restated_per_accelerator(out) or out[:1]
+    for n, d in enumerate(out, 1):
+        d.record["id"] = source_id if len(out) == 1 else f"{source_id}-{n}"
+        d.record = _ordered(d.record)
+    out[0].undecided += [f"left out {why}" for why in left_out(text)]
     return out
+
+
+def _restated_per_accelerator(drafts: list[Draft]) -> list[Draft]:
+    """The drafts without a per-accelerator figure that is another claim's aggregate divided by its count
+    ("that is about 15,200 tokens/s per GPU" of 1,100,948.3 on 72 GPUs): benchkg derives it; the claim
+    says so on stderr."""
+    aggregates = [d for d in drafts if d.record.get("scope") == "aggregate" and d.record.get("accelerator_count")]
+    kept = []
+    for d in drafts:
+        r = d.record
+        same = next(
+            (
+                a
+                for a in aggregates
+                if r.get("scope") == "per-accelerator"
+                and r.get("unit") == a.record["unit"]
+                and abs(a.record["value"] / a.record["accelerator_count"] - r["value"]) <= 0.015 * r["value"]
+            ),
+            None,
+        )
+        if same:
+            same.undecided.append(
+                f"value: the text also gives {r['value']:,} {r['unit']} per accelerator, this claim's value per "
+                "accelerator (benchkg derives it): no claim of its own"
+            )
+        else:
+            kept.append(d)
+    return kept
 
 
 def _headline(text: str) -> str:
@@ -614,7 +785,14 @@ def _paragraph(text: str, sentence: str) -> str:
 
 
 def _claim(
-    claim_id: str, group: Group | None, text: str, title: str, names: Names, found: list[Figure], single: bool
+    claim_id: str,
+    group: Group | None,
+    text: str,
+    title: str,
+    names: Names,
+    found: list[Figure],
+    single: bool,
+    others: list[Figure] = (),  # type: ignore[assignment]
 ) -> tuple[dict, list[str]]:
     """One claim's record and what is left undecided: its number and what the text says of it, read
     nearest first — its clause, its sentence, its paragraph, then (for the only claim) the title."""
@@ -622,13 +800,16 @@ def _claim(
     undecided: list[str] = []
     lead = group.lead if group else None
     if lead and group:
-        scopes = [_clause_text(lead), lead.sentence, _paragraph(text, lead.sentence)]
+        scopes = [lead.own_text, _clause_text(lead), lead.sentence, _paragraph(text, lead.sentence)]
         scopes += [r.sentence for r in group.restated]
     else:
         scopes = []
     if single or not lead:
         scopes.append(title)
-    _what_was_measured(record, text, scopes, names, undecided)
+    spans = [_theirs(o, lead) for o in others]
+    whole, scopes, text = text, [_masked(s, spans) for s in scopes], _masked(text, spans)
+    found = [f for f in found if not any(f.sentence == o and a <= f.mention.start < b for o, a, b in spans)]
+    _what_was_measured(record, text, scopes, names, undecided, whole, single)
     _on_what(record, text, scopes, names, found, undecided, lead)
     if lead and group:
         value = lead.mention.value if lead.mention.range_low is None else lead.mention.range_low
@@ -660,11 +841,17 @@ def _claim(
         undecided.append(
             "the headline number: the text gives no number with a throughput unit (tokens/s, queries/s, samples/s)"
         )
-    _superlative(record, scopes, undecided)
-    concurrency = [f for f in found if f.unit == "concurrency" and any(f.sentence in s for s in scopes[:3] or [text])]
+    rivals = {o for o, _, _ in names.find("organizations", title)} - {record.get("submitter_id"), "mlcommons"}
+    _superlative(record, [s for s in scopes if s != title or not rivals], undecided)  # "Nvidia leads …" ranks Nvidia
+    concurrency = [f for f in found if f.unit == "concurrency" and any(f.sentence in s for s in scopes[:4] or [text])]
     if concurrency:
         record["load"] = {"concurrency": int(concurrency[0].mention.value)}
-    unaudited = _measured_by(record, text, undecided)
+    unaudited = _measured_by(record, whole, lead.sentence if lead else "", undecided)
+    if unaudited:
+        workload = record.get("suite_id")
+        if workload and "asserts" in record:  # the rank is among the results of the workload's round
+            record["asserts"]["among"]["suite_id"] = workload
+        record["_vendor"] = True
     # a field the claim must state (an MLPerf Inference claim's division) is a gap to fill, not an omission
     required = {"division"} if record.get("suite_id", "").startswith("mlperf-inference") else set()
     never = {"mlperf_result_id"} if unaudited else set()
@@ -674,15 +861,46 @@ def _claim(
     return record, undecided
 
 
-def _measured_by(record: dict, text: str, undecided: list[str]) -> bool:
-    """Whether the text says its number is no audited MLPerf result ("not an MLPerf result"): then the
-    claim is the vendor's own, else who measured it is for a person to say."""
+def _theirs(other: Figure, lead: Figure | None) -> tuple[str, int, int]:
+    """The words another claim's number holds, which this claim never reads: from its number to the end
+    of its own words ("1,016,375 tokens/s in the Server scenario"; the words before a clause's first
+    number, "On Llama 2 70B, eleven nodes …", are every claim's that reads them)."""
+    return other.sentence, other.mention.start, other.own[1] or len(other.sentence)
+
+
+def _masked(text: str, spans: list[tuple[str, int, int]]) -> str:
+    """``text`` with the words of other claims' numbers blanked (the same length: offsets hold).
+
+    >>> _masked("A 1 Offline and 2 Server. B", [("A 1 Offline and 2 Server. B", 16, 24)])
+    'A 1 Offline and         . B'
+    """
+    by_sentence: dict[str, list[tuple[int, int]]] = {}
+    for sentence, a, b in spans:
+        by_sentence.setdefault(sentence, []).append((a, b))
+    for sentence, cuts in by_sentence.items():
+        if sentence in text:
+            words = list(sentence)
+            for a, b in cuts:
+                words[a:b] = " " * (b - a)
+            text = text.replace(sentence, "".join(words))
+    return text
+
+
+def _measured_by(record: dict, text: str, sentence: str, undecided: list[str]) -> bool:
+    """Whether the claim is the vendor's own: the text says its number is no audited MLPerf result ("not
+    verified by MLCommons", "internal testing", "unverified"), unless the claim's own sentence names an
+    MLPerf round and says nothing of the kind (a result the text cites beside its own). Such a claim is
+    in the vendor's own claim series (:func:`vendor_suite`), measured by the vendor; the round it names
+    is the workload it ran. Else who measured it is for a person to say."""
     unaudited = _UNAUDITED.search(text)
-    if unaudited:  # the workload's suite, measured by the vendor, no result id
+    if unaudited and _SUITE.search(sentence) and not _UNAUDITED.search(sentence):
+        unaudited = None
+    if unaudited:
         record["measured_by"] = "vendor"
         undecided.append(
             f"measured_by: vendor, as the text says {unaudited.group()!r}: its number is no audited MLPerf "
-            "result (suite_id names the workload it ran; check the text names no result id after all)"
+            "result, so the claim is in the vendor's own claim series"
+            + (f" (it ran the workload of {record['suite_id']})" if record.get("suite_id") else "")
         )
     else:
         undecided.append(
@@ -690,6 +908,22 @@ def _measured_by(record: dict, text: str, undecided: list[str]) -> bool:
             "audited MLPerf result: then give mlperf_result_id)"
         )
     return bool(unaudited)
+
+
+def vendor_suite(record: dict, source_id: str, names: Names) -> dict:
+    """The suite record of a vendor's own claim series: ``<submitter>-claims`` (family vendor-claim), or
+    the page's when the text names no submitter; the claim's ``suite_id`` is set to it.
+
+    >>> vendor_suite({"submitter_id": "microsoft"}, "page", Names())
+    {'id': 'microsoft-claims', 'name': "microsoft's own claims", 'family': 'vendor-claim', 'publisher_id': 'microsoft'}
+    """
+    who = record.get("submitter_id")
+    name = names.names.get(("organizations", who), [who])[0] if who else source_id
+    suite = {"id": f"{who or source_id}-claims", "name": f"{name}'s own claims", "family": "vendor-claim"}
+    if who:
+        suite["publisher_id"] = who
+    record["suite_id"] = suite["id"]
+    return suite
 
 
 #: words that rank a number: highest, fastest, best, leading, top, #1, record (a new or world record,
@@ -800,12 +1034,29 @@ def _suite(record: dict, text: str, here: str, sentence: str, names: Names, unde
             undecided.append(f"suite_id: the text also names {', '.join(best[1:])}")
 
 
-def _what_was_measured(record: dict, text: str, scopes: list[str], names: Names, undecided: list[str]) -> None:
+def _what_was_measured(
+    record: dict,
+    text: str,
+    scopes: list[str],
+    names: Names,
+    undecided: list[str],
+    whole: str = "",
+    single: bool = False,
+) -> None:
+    """The suite, division, system type, scenario, model, format and engine of a claim: nearest first
+    (its own words, clause, sentence, paragraph; ``text`` without other claims' words); the round, the
+    division and the system type may come from anywhere in the ``whole`` text."""
     here = "\n".join(scopes) or text
-    _suite(record, text, here, scopes[1] if len(scopes) > 1 else "", names, undecided)
+    whole = whole or text
+    _suite(record, whole, here, scopes[2] if len(scopes) > 2 else "", names, undecided)
+    near = _nearest(scopes[:4], "", _divisions)  # its own row or sentence first ("…; Open; Server: 16,167 tok/s")
+    if near:
+        record["division"] = near[0]
     for word, value in (("closed", "closed"), ("open", "open")):
-        if re.search(rf"\b{word}\b(?:\s+division)?", text, re.I) and re.search(r"\bdivision\b|\bclosed\b", text, re.I):
-            if word == "open" and not re.search(r"\bopen\s+division\b", text, re.I):
+        if re.search(rf"\b{word}\b(?:\s+division)?", whole, re.I) and re.search(
+            r"\bdivision\b|\bclosed\b", whole, re.I
+        ):
+            if word == "open" and not re.search(r"\bopen\s+division\b", whole, re.I):
                 continue
             record.setdefault("division", value)
     if record.get("suite_id", "").startswith("mlperf-inference") and "division" not in record:
@@ -813,15 +1064,17 @@ def _what_was_measured(record: dict, text: str, scopes: list[str], names: Names,
             "division: the text does not say closed or open (an MLPerf Inference claim names it; "
             "a vendor's post of an MLPerf number is usually closed)"
         )
-    if re.search(r"\bdata\s?center\b", text, re.I):
+    if re.search(r"\bdata\s?center\b", whole, re.I):
         record["system_type"] = "datacenter"
-    elif re.search(r"\bedge\b", text, re.I):
+    elif re.search(r"\bedge\b", whole, re.I):
         record["system_type"] = "edge"
-    # the scenario the headline's own sentence names, else the title's, else the text's ("Acme's X8
-    # server … in the Offline scenario": the product's name is not the scenario)
-    scenarios = _nearest(
-        scopes, text, lambda where: [v for v, pattern in _SCENARIOS if re.search(pattern, where, re.I)]
-    )
+    # the scenario the number's own words name, else its clause's, sentence's, paragraph's or (the only
+    # claim) the title's; never the rest of the text ("an interactive version of Llama 2 70B" describes
+    # the round, not this number; "Acme's X8 server … in the Offline scenario": a product is no scenario)
+    scenarios = _nearest(scopes, "", lambda where: [v for v, pattern in _SCENARIOS if re.search(pattern, where, re.I)])
+    named = {m.group(1).lower() for m in re.finditer(r"\b(offline|server|interactive)\s+scenario\b", whole, re.I)}
+    if not scenarios and single and len(named) == 1:  # a one-claim text: "ran X in the Offline scenario"
+        scenarios = list(named)
     family = record.get("suite_id", "")
     if "endpoints" in family:
         scenarios = ["endpoints"]
@@ -832,7 +1085,9 @@ def _what_was_measured(record: dict, text: str, scopes: list[str], names: Names,
         undecided.append(
             f"scenario: the text names {', '.join(scenarios)}; the draft took {scenarios[0]} (near the headline)"
         )
-    models = _nearest(scopes, text, lambda where: _named(names, "models", where, where))
+    models = _nearest(scopes, "", lambda where: _named(names, "models", where, where))
+    if not models and len(everywhere := _named(names, "models", text, text)) == 1:  # the text's only model
+        models = everywhere
     if models:
         record["model_id"] = models[0]
         if len(models) > 1:
@@ -847,6 +1102,32 @@ def _what_was_measured(record: dict, text: str, scopes: list[str], names: Names,
             undecided.append(f"{field_}: the text names {', '.join(found)}")
 
 
+#: a chip a number is compared with, not run on: "3.1x the MI325X result", "than the H100", "over B200"
+_COMPARED = re.compile(
+    r"(?:\b(?:than|versus|vs\.?|compared\s+(?:with|to)|relative\s+to)|\d(?:\.\d+)?\s?[x×](?:\s+(?:that\s+of|the))?)"
+    r"\s+(?:(?:the|an?|its|previous|prior|earlier)\s+)*(?:[\w.-]+\s+){0,2}?[\w.-]*\d[\w.-]*",
+    re.I,
+)
+
+
+def _uncompared(where: str) -> str:
+    """``where`` without the chips it compares with (blanked, so offsets hold).
+
+    >>> _uncompared("on 8 MI355X GPUs, 3.1x the MI325X result").rstrip()
+    'on 8 MI355X GPUs,                 result'
+    """
+    return _COMPARED.sub(lambda m: " " * len(m.group()), where)
+
+
+def _divisions(where: str) -> list[str]:
+    """The MLPerf division ``where`` names: "Closed", "Open division", or a table's "Open" cell."""
+    if re.search(r"\bclosed\b", where, re.I):
+        return ["closed"]
+    if re.search(r"\bopen\s+division\b|(?:^|;\s*)Open\s*(?:[;:]|$)", where, re.I):
+        return ["open"]
+    return []
+
+
 def _on_what(
     record: dict,
     text: str,
@@ -859,7 +1140,7 @@ def _on_what(
     """The chips, the accelerator and node counts and the submitter: counts only from the claim's own
     clause, sentence or paragraph (or the title of a text with one claim), never another paragraph's."""
     here = "\n".join(scopes) or text
-    chips = _nearest(scopes, text, lambda where: _named(names, "accelerators", where, where))
+    chips = _nearest(scopes, text, lambda where: _named(names, "accelerators", _uncompared(where), _uncompared(where)))
     if chips:
         record["accelerator_ids"] = [chips[0]]
         if len(chips) > 1:
@@ -870,19 +1151,14 @@ def _on_what(
     else:
         undecided.append("accelerator_ids: no accelerator record is named in the text")
     counts = [f for f in found if f.unit == "accelerators"]
-    mine = next(
-        ([f for f in counts if f.sentence in scope] for scope in scopes if any(f.sentence in scope for f in counts)), []
-    )
-    mine = [f for f in mine if f.sentence == lead.sentence and _clause(f) == _clause(lead)] or mine if lead else mine
-    rack = next((m for scope in scopes for m in [_RACK.search(scope)] if m), None)
-    if mine:
-        nearest = min(
-            mine,
-            key=lambda f: abs(f.mention.start - lead.mention.start) if lead and f.sentence == lead.sentence else 10**6,
+    count = _count_of(lead, scopes, counts, names, chips)
+    if count is not None and _contradicted(count, counts):
+        undecided.append(
+            f"accelerator_count: the text gives {count} and {', '.join(map(str, _contradicted(count, counts)))} "
+            "for what reads as one system: enter the count the result used"
         )
-        record["accelerator_count"] = int(nearest.mention.value)
-    elif rack and chips and chips[0] in names.units:  # "a single GB300 NVL72 rack": the rack's size
-        record["accelerator_count"] = _word_number(rack.group("n")) * names.units[chips[0]]
+    elif count is not None:
+        record["accelerator_count"] = count
     per_node = _each_with(record, scopes, undecided)
     others = sorted({int(f.mention.value) for f in counts} - {record.get("accelerator_count")} - per_node)
     if "accelerator_count" not in record:
@@ -893,13 +1169,9 @@ def _on_what(
         )
     elif others:
         undecided.append(f"accelerator_count: the text also gives {', '.join(map(str, others))} (elsewhere)")
-    nodes = [f for f in found if f.unit == "nodes" and any(f.sentence in scope for scope in scopes)]
-    instances = [m for scope in scopes[:2] for m in [_INSTANCES.search(scope)] if m]  # its clause, its sentence
-    if nodes:
-        chosen = _beside(nodes, [f for f in counts if f.sentence in here], record.get("accelerator_count"))
-        record["node_count"] = int(chosen.mention.value)
-    elif instances:
-        record["node_count"] = _word_number(instances[0].group("n"))
+    nodes = _nodes_of(lead, scopes, [f for f in found if f.unit == "nodes"], counts, record.get("accelerator_count"))
+    if nodes is not None:
+        record["node_count"] = nodes
     all_nodes = sorted({int(f.mention.value) for f in found if f.unit == "nodes"} - {record.get("node_count")})
     if all_nodes:
         undecided.append(
@@ -917,10 +1189,101 @@ def _on_what(
         undecided.append(f"submitter_id: the text names {', '.join(organisations)}")
 
 
+def _ranged(f: Figure) -> bool:
+    """Whether a count is one end of a range ("11-12 nodes", "between 8 and 16 GPUs")."""
+    return f.mention.range_low is not None or bool(re.search(r"\d\s*[-–]\s*$", f.sentence[: f.mention.start]))
+
+
+def _contradicted(count: int, counts: list[Figure]) -> list[int]:
+    """Other counts the text gives within 2.5 % of ``count`` (87 and 88 GPUs of one cluster): the text
+    contradicts itself, and the draft leaves the count open."""
+    return sorted(
+        {
+            int(f.mention.value)
+            for f in counts
+            if f.mention.value != count and abs(f.mention.value - count) <= count / 40
+        }
+    )
+
+
+def _own_first(lead: Figure | None, figs: list[Figure], scopes: list[str]) -> list[Figure]:
+    """The figures in the claim's own words, else in its nearest scope that has any (clause, sentence,
+    paragraph), its own clause's first; none from the words of another claim's number."""
+    if lead:
+        own = [f for f in figs if f.sentence == lead.sentence and lead.own[0] <= f.mention.start < lead.own[1]]
+        if own:
+            return own
+    for scope in scopes:
+        here = [f for f in figs if f.sentence in scope]
+        if here:
+            mine = [f for f in here if lead and f.sentence == lead.sentence and _clause(f) == _clause(lead)]
+            return mine or here
+    return []
+
+
+def _nearest_figure(lead: Figure | None, figs: list[Figure]) -> Figure:
+    return min(
+        figs,
+        key=lambda f: abs(f.mention.start - lead.mention.start) if lead and f.sentence == lead.sentence else 10**6,
+    )
+
+
+#: "eight MI355X GPUs", "a single H100 GPU", "8 B300 units": a count in words, or of units
+_WORD_COUNT = re.compile(
+    rf"(?<![\w.,]){_NUMBER}\s+(?:[A-Za-z][\w.-]*\s+){{0,3}}(?:gpus?|accelerators?|chips?|graphics processors?)\b",
+    re.I,
+)
+#: "on 72× GB300", "8x B200": a count, then the chip
+_TIMES = re.compile(r"\b(\d+)\s?[×xX]\s?(?=[A-Z])")
+
+
+def _count_of(lead: Figure | None, scopes: list[str], counts: list[Figure], names: Names, chips: list[str]):
+    """The accelerator count of a claim, nearest first: a number with GPUs in its own words, clause,
+    sentence or paragraph; in each, else a count in words ("eight MI355X GPUs"), a count before a chip
+    ("72× GB300") or a whole rack ("a single GB300 NVL72 rack")."""
+    counts = [f for f in counts if not _ranged(f)]
+    mine = _own_first(lead, counts, scopes[:1])
+    if mine:
+        return int(_nearest_figure(lead, mine).mention.value)
+    for scope in scopes:
+        mine = _own_first(None, counts, [scope])
+        if mine:
+            mine = [f for f in mine if lead and f.sentence == lead.sentence and _clause(f) == _clause(lead)] or mine
+            return int(_nearest_figure(lead, mine).mention.value)
+        words = _WORD_COUNT.search(scope)
+        if words and not words.group().lower().startswith(("a ", "an ")) or words and "single" in words.group().lower():
+            return _word_number(words.group("n"))
+        times = next(
+            (m for m in _TIMES.finditer(scope) if names.find("accelerators", scope[m.end() : m.end() + 40])), None
+        )
+        if times:
+            return int(times.group(1))
+        rack = _RACK.search(scope)
+        racks = [r for r, _, _ in names.find("accelerators", rack.group()) if r in names.units] if rack else []
+        if rack and (racks or chips and chips[0] in names.units):  # "a single GB300 NVL72 rack": its size
+            return _word_number(rack.group("n")) * names.units[racks[0] if racks else chips[0]]
+    return None
+
+
+def _nodes_of(lead: Figure | None, scopes: list[str], nodes: list[Figure], counts: list[Figure], count):
+    """The node count of a claim, nearest scope first: a number of nodes, or one in words ("a single
+    node", "eighteen virtual machines"); beside the accelerator count where a scope gives several."""
+    nodes = [f for f in nodes if not _ranged(f)]  # "11-12 nodes": which, the text does not say
+    for n, scope in enumerate(scopes):
+        here = _own_first(lead, nodes, [scope]) if n else _own_first(lead, nodes, [])
+        if here:
+            return int(_beside(here, [f for f in counts if f.sentence in scope], count).mention.value)
+        if n < 4:  # its words, clause, sentence, paragraph
+            words = _INSTANCES.search(scope)
+            if words:
+                return _word_number(words.group("n"))
+    return None
+
+
 def _each_with(record: dict, scopes: list[str], undecided: list[str]) -> set[int]:
     """ "four nodes, each with 8 GPUs": 32 accelerators, not the 8 written; the count per node (to leave
     out of the other counts), or none."""
-    each = next((m for scope in scopes[:3] for m in [_EACH_WITH.search(scope)] if m), None)
+    each = next((m for scope in scopes[:4] for m in [_EACH_WITH.search(scope)] if m), None)
     if not each:
         return set()
     nodes, per = _word_number(each.group("n")), _word_number(each.group("m"))
