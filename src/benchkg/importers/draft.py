@@ -53,7 +53,8 @@ UNITS = [
     (re.compile(r"^\s*(?:ms|milliseconds?)\b", re.I), ("latency", "ms")),
     (
         re.compile(
-            r"^\s*(?:(?!(?:nodes?|servers?|and|or)\b)[A-Za-z][\w.-]*\s+){0,3}(?:gpus|accelerators|chips|units)\b|^-gpu\b|"
+            r"^\s*(?:(?!(?:nodes?|servers?|and|or)\b)[A-Za-z][\w.-]*\s+){0,3}(?:\d+\s+)?(?:gpus|accelerators|chips|units|cards)\b|"
+            r"^-gpu\b|"
             r"^\s*in\s+(?:all|total)\b",
             re.I,
         ),
@@ -117,9 +118,14 @@ _NOT_REACHED = re.compile(
 #: what says a number is a mark passed, not a result: "over 1 million", "more than", "passed", "topped"
 _BOUND = re.compile(
     r"\b(?:over|more\s+than|above|beyond|in\s+excess\s+of|exceed(?:ed|ing|s)?|surpass(?:ed|ing|es)?|pass(?:ed|ing|es)?|"
-    r"tops|top(?:ped|ping)|cross(?:ed|ing|es)|breaks?|breaking|broke)\s+(?:the\s+)?$",
+    r"tops|top(?:ped|ping)|cross(?:ed|ing|es)|breaks?|breaking|broke|at\s+least|at\s+most|no\s+(?:more|less|fewer)\s+than|"
+    r"(?:threshold|barrier|mark|milestone|minimum|maximum|target)\s+of)\s+(?:the\s+|just\s+)?$",
     re.I,
 )
+#: the word before a number that makes the number part of a product's name ("Cloud AI 100 accelerators")
+_IN_A_NAME = re.compile(r"(?<![\w-])(?:[A-Z]{2,}|[A-Z][a-z]+[A-Z]\w*)\s+$")
+#: a number in a condition or an example: "If an R7515 outputs 23,290 samples per second, …"
+_SUPPOSED = re.compile(r"(?:^|[.;:]\s+)(?:if|suppose|assuming|imagine|say)\b[^.;:]*$", re.I)
 #: a row of a table that gives a statistic of the parts ("Highest single-node throughput"), not a result
 _PART_STATISTIC = re.compile(
     r"\b(?:highest|lowest|maximum|minimum|max|min|mean|average|median)\s+(?:single|per)[- ](?:node|gpu|vm)\b", re.I
@@ -185,7 +191,8 @@ class Draft:
 
     def comment(self) -> str:
         lines = [
-            f"benchkg draft: {len(self.figures)} numbers with a unit in the text; this claim's number"
+            f"benchkg draft: {len(self.figures)} number{'' if len(self.figures) == 1 else 's'} with a unit in the text; "
+            "this claim's number"
             + (
                 f" ({self.record['value']:,} {self.record['unit']}, {self.record['scope']})"
                 if "value" in self.record
@@ -382,11 +389,12 @@ def figures(text: str) -> list[Figure]:
                 or _NOT_REACHED.search(sentence[max(0, m.start - 40) : m.start])  # a mark not reached
                 or _BOUND.search(_before_digits(sentence, m))  # "over 1 million": a mark passed
                 or _PART_STATISTIC.search(sentence[: m.start])  # "Highest single-node throughput: 62,803.9"
+                or _SUPPOSED.search(sentence[: m.start])  # "If an R7515 outputs 23,290 samples per second"
                 or (m.range_low is not None and not _counted(sentence, m))  # "100,000 to 110,000": no one result
             ):
                 continue
             unit = next((what for pattern, what in UNITS if pattern.search(after[:80])), None)
-            if unit is None:
+            if unit is None or unit[0] == "count" and _IN_A_NAME.search(sentence[: m.start]):
                 continue
             out.append(Figure(m, unit[0], unit[1], sentence))
     _own_words(out)
@@ -425,10 +433,13 @@ def left_out(text: str) -> list[str]:
                 "a range, not one result" if m.range_low is not None
                 else "a mark passed, not a result" if _BOUND.search(before)
                 else "a statistic of the run's parts" if _PART_STATISTIC.search(sentence[: m.start])
+                else "a condition or an example, not a result" if _SUPPOSED.search(sentence[: m.start])
+                else "an earlier figure given for comparison" if _EARLIER.search(before) and "previous" in sentence.lower()
                 else ""
             )  # fmt: skip
             if why:
-                out.append(f"{sentence[m.start : m.end].strip()}: {why} (no claim drafted): {_short(sentence, 100)!r}")
+                what = f"{m.range_low:,} to {m.value:,}" if m.range_low is not None else f"{m.value:,}"
+                out.append(f"{what}: {why} (no claim drafted): {_short(sentence, 100)!r}")
     return out
 
 
@@ -539,7 +550,7 @@ def groups(found: list[Figure], names: Names | None = None) -> list[Group]:
         for place in (_clause(f), f.sentence):
             bisect.insort(leads.setdefault(place, []), i)
 
-    for f in (f for f in found if f.kind == "throughput"):
+    for f in (f for f in found if f.kind == "throughput" and not _earlier(f, names)):
         values = seen.setdefault((f.unit, f.scope), _Values())
         same = min((i for i, x in values.near(f) if _restates(x, f)), default=None)
         if same is not None:
@@ -561,6 +572,26 @@ def groups(found: list[Figure], names: Names | None = None) -> list[Group]:
         values.add(f, len(out) - 1)
         lead(len(out) - 1, f)
     return out
+
+
+#: the words before a figure given for comparison: "against just 2,907", "up from 170", "than 24,525"
+_EARLIER = re.compile(
+    r"\b(?:against|versus|vs\.?|compared\s+(?:with|to)|(?:up|down)\s+from|than)\s+(?:just\s+|only\s+|the\s+)?$", re.I
+)
+
+
+def _earlier(f: Figure, names: Names | None) -> bool:
+    """Whether a figure is an earlier one given for comparison ("against just 2,907 tokens per second in
+    the previous version") whose own words state no round, chip or count: no claim, and not reported
+    beside the claim it is compared with."""
+    if not _EARLIER.search(f.sentence[max(0, f.mention.start - 30) : f.mention.start]):
+        return False
+    words = f.sentence[f.mention.start : f.own[1] or len(f.sentence)]
+    return not (
+        re.search(r"(?<![\w.])v\d+\.\d+\b", words)
+        or (names and names.find("accelerators", words))
+        or re.search(r"\d\s+(?:[\w-]+\s+){0,3}(?:gpus|accelerators|chips)\b", words, re.I)
+    )
 
 
 class _Values:
@@ -659,18 +690,18 @@ _NUMBER = (
 #: "a single instance", "eight instances", "two nodes": a count of nodes (servers) in words
 #: (the word between is a word, not "70B": "Llama 2 70B Server" is a model and a scenario)
 _INSTANCES = re.compile(
-    rf"(?<![\w.,]){_NUMBER}\s+(?:[A-Za-z][\w.-]*\s+){{0,3}}(?:instances?|nodes?|servers?|compute trays?|virtual machines|VMs)\b",
+    rf"(?<![\w.,\-–]){_NUMBER}\s+(?:[A-Za-z][\w.-]*\s+){{0,3}}(?:instances?|nodes?|servers?|compute trays?|virtual machines|VMs)\b",
     re.I,
 )
 #: "four nodes, each with 8 GPUs": the accelerators are the product
 _EACH_WITH = re.compile(
-    rf"(?<![\w.,]){_NUMBER}\s+(?:[A-Za-z-]+\s+)?(?:instances|nodes|servers|systems),?\s+each\s+(?:with|of|holding|housing|"
+    rf"(?<![\w.,\-–]){_NUMBER}\s+(?:[A-Za-z-]+\s+)?(?:instances|nodes|servers|systems),?\s+each\s+(?:with|of|holding|housing|"
     rf"carrying|containing|having|running)\s+{_NUMBER.replace('?P<n>', '?P<m>')}\s+(?:[\w-]+\s+){{0,2}}"
     r"(?:gpus|accelerators|chips)\b",
     re.I,
 )
 #: "a single GB300 NVL72 rack", "one rack": a whole rack or system of the chip named
-_RACK = re.compile(rf"(?<![\w.,]){_NUMBER}\s+(?:[\w.-]+\s+){{0,3}}(?:rack|system|domain)\b", re.I)
+_RACK = re.compile(rf"(?<![\w.,\-–]){_NUMBER}\s+(?:[\w.-]+\s+){{0,3}}(?:rack|system|domain)\b", re.I)
 
 
 def _word_number(text: str) -> int:
@@ -799,17 +830,12 @@ def _claim(
     record: dict = {"id": claim_id, "title": _short(title, 200)}
     undecided: list[str] = []
     lead = group.lead if group else None
-    if lead and group:
-        scopes = [lead.own_text, _clause_text(lead), lead.sentence, _paragraph(text, lead.sentence)]
-        scopes += [r.sentence for r in group.restated]
-    else:
-        scopes = []
-    if single or not lead:
-        scopes.append(title)
     spans = [_theirs(o, lead) for o in others]
-    whole, scopes, text = text, [_masked(s, spans) for s in scopes], _masked(text, spans)
+    scopes, words = _scopes(group, text, title, single, spans)
+    whole, text = text, _masked(text, spans)
     found = [f for f in found if not any(f.sentence == o and a <= f.mention.start < b for o, a, b in spans)]
-    _what_was_measured(record, text, scopes, names, undecided, whole, single)
+    before = next((o.own_text for o in reversed(others) if lead and o.sentence == lead.sentence and o.own[1] <= lead.own[0]), "")
+    _what_was_measured(record, text, words, names, undecided, whole, single, before, lead.mention.end if lead else 0)
     _on_what(record, text, scopes, names, found, undecided, lead)
     if lead and group:
         value = lead.mention.value if lead.mention.range_low is None else lead.mention.range_low
@@ -822,7 +848,7 @@ def _claim(
         others = [f for f in group.reported if f.mention.value != lead.mention.value]
         if single:  # the only claim of a text: every other throughput it states is reported with it
             taken = {id(f) for f in (lead, *group.restated, *others)}
-            others += [f for f in found if f.kind == "throughput" and id(f) not in taken]
+            others += [f for f in found if f.kind == "throughput" and id(f) not in taken and not _earlier(f, names)]
         if others:
             record["reported"] = [
                 {"metric": "throughput", "value": _number(f.mention.value), "unit": f.unit, "scope": f.scope}
@@ -846,7 +872,7 @@ def _claim(
     concurrency = [f for f in found if f.unit == "concurrency" and any(f.sentence in s for s in scopes[:4] or [text])]
     if concurrency:
         record["load"] = {"concurrency": int(concurrency[0].mention.value)}
-    unaudited = _measured_by(record, whole, lead.sentence if lead else "", undecided)
+    unaudited = _measured_by(record, whole, lead.sentence if lead else "", names, undecided)
     if unaudited:
         workload = record.get("suite_id")
         if workload and "asserts" in record:  # the rank is among the results of the workload's round
@@ -859,6 +885,39 @@ def _claim(
         f for f in STATED_OR_OMITTED if not _stated(record, f, text) and f not in required | never
     ]
     return record, undecided
+
+
+def _scopes(
+    group: Group | None, text: str, title: str, single: bool, spans: list[tuple[str, int, int]]
+) -> tuple[list[str], list[str]]:
+    """Where a claim's context is read, nearest first: its own words, its clause, its sentence, its
+    paragraph, the heading above that paragraph, the sentences restating its number, and (the only
+    claim of a text) the title. Returned twice: with other claims' words blanked from the sentence on
+    (chips and counts: a trailing "… on a single H100 GPU" is every number's of the clause), and blanked
+    everywhere (scenario, model, round: "… 1,016,375 tokens/s in the Server scenario" is that number's)."""
+    lead = group.lead if group else None
+    if not lead or not group:
+        return [title], [title]
+    _, start, end = _clause_span(lead)
+    sentence = _masked(lead.sentence, spans)
+    paragraph = _paragraph(text, lead.sentence)
+    rest = [_masked(paragraph, spans), _heading(text, paragraph)] + [_masked(r.sentence, spans) for r in group.restated]
+    rest += [title] if single else []
+    own = lead.own if lead.own[1] else (start, end)
+    plain = [lead.own_text, _clause_text(lead), sentence, rest[0], "", *rest[2:]]  # a heading states no count
+    return plain, [sentence[own[0] : own[1]], sentence[start:end], sentence, *rest]
+
+
+def _heading(text: str, paragraph: str) -> str:
+    """The heading the paragraph is under: the nearest line before it that reads as one (short, no full
+    stop at its end), or "" ("Data Center Offline Scenario — Llama 2 70B" above a table of results)."""
+    lines = text.split("\n")
+    at = next((i for i, line in enumerate(lines) if paragraph and line == paragraph), 0)
+    for line in reversed(lines[:at]):
+        line = line.strip()
+        if line and len(line) <= 100 and not line.endswith((".", "!", "?", ":", ";")):
+            return line
+    return ""
 
 
 def _theirs(other: Figure, lead: Figure | None) -> tuple[str, int, int]:
@@ -886,7 +945,19 @@ def _masked(text: str, spans: list[tuple[str, int, int]]) -> str:
     return text
 
 
-def _measured_by(record: dict, text: str, sentence: str, undecided: list[str]) -> bool:
+#: a round named as the workload a vendor ran itself: "the Llama 2 70B model from MLPerf Inference v5.1"
+_WORKLOAD = re.compile(
+    r"\bmodel\b[^.;]{0,40}?\bfrom\s+(?:the\s+)?MLPerf(?:®|™)?\s*(?:Inference\s*)?v?\d+\.\d+(?:\s+(?:suite|benchmarks?))?",
+    re.I,
+)
+
+
+def _inside(m: re.Match, pattern: re.Pattern, text: str) -> bool:
+    """Whether the match ``m`` lies within a match of ``pattern`` in ``text``."""
+    return any(w.start() <= m.start() and m.end() <= w.end() for w in pattern.finditer(text))
+
+
+def _measured_by(record: dict, text: str, sentence: str, names: Names, undecided: list[str]) -> bool:
     """Whether the claim is the vendor's own: the text says its number is no audited MLPerf result ("not
     verified by MLCommons", "internal testing", "unverified"), unless the claim's own sentence names an
     MLPerf round and says nothing of the kind (a result the text cites beside its own). Such a claim is
@@ -895,6 +966,14 @@ def _measured_by(record: dict, text: str, sentence: str, undecided: list[str]) -
     unaudited = _UNAUDITED.search(text)
     if unaudited and _SUITE.search(sentence) and not _UNAUDITED.search(sentence):
         unaudited = None
+    if unaudited and record.get("model_id"):  # "Post-deadline (MLCommons unverified), Wan 2.2 reached …"
+        said = next((s for _, s in sentences(text) if unaudited.group() in s), "")
+        models = {m for m, _, _ in names.find("models", said)}
+        if models and record["model_id"] not in models:
+            unaudited = None
+    workload = _WORKLOAD.search(text)
+    if not unaudited and workload and all(_inside(m, _WORKLOAD, text) for m in _SUITE.finditer(text)):
+        unaudited = workload  # "the Llama 2 70B model from the MLPerf Inference v5.1 suite": the workload, no result
     if unaudited:
         record["measured_by"] = "vendor"
         undecided.append(
@@ -1042,13 +1121,16 @@ def _what_was_measured(
     undecided: list[str],
     whole: str = "",
     single: bool = False,
+    before: str = "",
+    at: int = 0,
 ) -> None:
     """The suite, division, system type, scenario, model, format and engine of a claim: nearest first
     (its own words, clause, sentence, paragraph; ``text`` without other claims' words); the round, the
     division and the system type may come from anywhere in the ``whole`` text."""
     here = "\n".join(scopes) or text
     whole = whole or text
-    _suite(record, whole, here, scopes[2] if len(scopes) > 2 else "", names, undecided)
+    sentence = scopes[2] if len(scopes) > 2 else ""  # what it is compared with after its number is not its own
+    _suite(record, whole, here, sentence[:at] + _uncompared(sentence[at:]), names, undecided)
     near = _nearest(scopes[:4], "", _divisions)  # its own row or sentence first ("…; Open; Server: 16,167 tok/s")
     if near:
         record["division"] = near[0]
@@ -1071,7 +1153,10 @@ def _what_was_measured(
     # the scenario the number's own words name, else its clause's, sentence's, paragraph's or (the only
     # claim) the title's; never the rest of the text ("an interactive version of Llama 2 70B" describes
     # the round, not this number; "Acme's X8 server … in the Offline scenario": a product is no scenario)
-    scenarios = _nearest(scopes, "", lambda where: [v for v, pattern in _SCENARIOS if re.search(pattern, where, re.I)])
+    # not the paragraph (its other sentences' scenarios are theirs); a heading only as "Offline Scenario"
+    heading = scopes[4] if len(scopes) > 4 and re.search(r"\b(?:scenario|mode)\b", scopes[4], re.I) else ""
+    near = scopes[:3] + [heading] + scopes[5:]
+    scenarios = _nearest(near, "", lambda where: [v for v, pattern in _SCENARIOS if re.search(pattern, where, re.I)])
     named = {m.group(1).lower() for m in re.finditer(r"\b(offline|server|interactive)\s+scenario\b", whole, re.I)}
     if not scenarios and single and len(named) == 1:  # a one-claim text: "ran X in the Offline scenario"
         scenarios = list(named)
@@ -1085,7 +1170,9 @@ def _what_was_measured(
         undecided.append(
             f"scenario: the text names {', '.join(scenarios)}; the draft took {scenarios[0]} (near the headline)"
         )
-    models = _nearest(scopes, "", lambda where: _named(names, "models", where, where))
+    # the model of its own words, else of the number just before it in its sentence ("… in GPT-OSS-120B
+    # in offline, 1,096,770 tokens per second in server"; "… for the same model"), else nearest
+    models = _nearest(scopes[:1] + [before] + scopes[1:], "", lambda where: _named(names, "models", where, where))
     if not models and len(everywhere := _named(names, "models", text, text)) == 1:  # the text's only model
         models = everywhere
     if models:
@@ -1104,8 +1191,8 @@ def _what_was_measured(
 
 #: a chip a number is compared with, not run on: "3.1x the MI325X result", "than the H100", "over B200"
 _COMPARED = re.compile(
-    r"(?:\b(?:than|versus|vs\.?|compared\s+(?:with|to)|relative\s+to)|\d(?:\.\d+)?\s?[x×](?:\s+(?:that\s+of|the))?)"
-    r"\s+(?:(?:the|an?|its|previous|prior|earlier)\s+)*(?:[\w.-]+\s+){0,2}?[\w.-]*\d[\w.-]*",
+    r"(?:\b(?:than|versus|vs\.?|compared\s+(?:with|to)|relative\s+to)|(?<![\w.])\d+(?:\.\d+)?\s?[x×](?:\s+(?:that\s+of|the))?)"
+    r"\s+(?:(?:the|an?|its|previous|prior|earlier)\s+)*(?:[\w.-]+\s+){0,5}?[\w.-]*\d[\w.-]*",
     re.I,
 )
 
@@ -1230,7 +1317,7 @@ def _nearest_figure(lead: Figure | None, figs: list[Figure]) -> Figure:
 
 #: "eight MI355X GPUs", "a single H100 GPU", "8 B300 units": a count in words, or of units
 _WORD_COUNT = re.compile(
-    rf"(?<![\w.,]){_NUMBER}\s+(?:[A-Za-z][\w.-]*\s+){{0,3}}(?:gpus?|accelerators?|chips?|graphics processors?)\b",
+    rf"(?<![\w.,\-–]){_NUMBER}\s+(?:[A-Za-z][\w.-]*\s+){{0,3}}(?:gpus?|accelerators?|chips?|cards?|graphics processors?)\b",
     re.I,
 )
 #: "on 72× GB300", "8x B200": a count, then the chip
@@ -1250,7 +1337,7 @@ def _count_of(lead: Figure | None, scopes: list[str], counts: list[Figure], name
         if mine:
             mine = [f for f in mine if lead and f.sentence == lead.sentence and _clause(f) == _clause(lead)] or mine
             return int(_nearest_figure(lead, mine).mention.value)
-        words = _WORD_COUNT.search(scope)
+        words = next((w for w in _WORD_COUNT.finditer(scope) if not _IN_A_NAME.search(scope[: w.start()])), None)
         if words and not words.group().lower().startswith(("a ", "an ")) or words and "single" in words.group().lower():
             return _word_number(words.group("n"))
         times = next(

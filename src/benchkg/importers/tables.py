@@ -18,14 +18,16 @@ _RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _BARE = re.compile(r"^\s*[~≈]?\s*\d[\d,]*(?:\.\d+)?\s*[kKmM]?\s*$")
 #: a header that is a unit, or ends with one in brackets
 _UNIT = re.compile(
-    r"(?:^|\()\s*((?:output\s+)?tokens?\s*/\s*s(?:ec(?:ond)?)?|tok/s|queries\s*/\s*s|samples\s*/\s*s|"
-    r"tokens per second|gpus|accelerators|nodes|ms)\s*\)?\s*$",
+    r"(?:^|\(|\bin\s+)\s*((?:output\s+)?tokens?\s*/\s*s(?:ec(?:ond)?)?|tok/s|tps|queries\s*/\s*s(?:ec(?:ond)?)?|"
+    r"samples\s*/\s*s(?:ec(?:ond)?)?|tokens per second|gpus|accelerators|nodes|ms)\s*\)?\s*$",
     re.I,
 )
 #: what separates the parts of a cell read against another ("53.4k/60.2k", "Server + Offline")
 _PARTS = re.compile(r"\s*(?:/|\+|\band\b)\s*")
 #: a throughput written in a cell
-_THROUGHPUT = re.compile(r"\d[\d,.]*\s*[kKmM]?\s*(?:output\s+)?(?:tokens?|tok|queries|samples)\s*(?:/|per)\s*s", re.I)
+_THROUGHPUT = re.compile(
+    r"\d[\d,.]*\s*[kKmM]?\s*(?:(?:output\s+)?(?:tokens?|tok|queries|samples)\s*(?:/|per)\s*s|tps\b)", re.I
+)
 
 
 def table_sentences(text: str) -> str:

@@ -351,6 +351,7 @@ SCHEMA: dict[str, dict[str, Field]] = {
     "formats": _common(bits=N("bk:bits")),
     "models": _common(
         publisher_id=R("bk:publisher", "organizations"),
+        aliases=L("skos:altLabel", S("skos:altLabel")),  # the names texts use ("ResNet50", "Llama 405B")
         parameters_b=N("bk:parametersBillions"),
         active_parameters_b=N("bk:activeParametersBillions"),
         architecture=S("bk:architecture"),
