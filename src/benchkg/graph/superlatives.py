@@ -3,10 +3,12 @@ time beside ``bk:auditedBy`` and read by the saved query ``superlatives``, the s
 ``shapes/superlatives.ttl`` and ``benchkg show`` — one computation, so the three cannot disagree.
 
 The population is the audited results (measured by MLCommons) that every facet of ``among`` admits
-(round, division, system type, model, scenario, tier, chip, kind of organisation; a facet not given
-does not narrow it), in the claim's unit and metric, other than the claim and the audited result it
-restates. A chip admits results on it, on a rack made of it, and on its variants; a rack named in
-``among`` stands for its chip. Organisations of the kind named are in, of another kind out, and of
+(round, division, system type, model, scenario, tier, chip, the chips' vendor, accelerator count,
+node count, kind of organisation; a facet not given does not narrow it), in the claim's unit and
+metric, other than the claim and the audited result it restates. A chip admits results on it, on a
+rack made of it, and on its variants; a rack named in ``among`` stands for its chip; several chips
+admit results on any of them. A vendor admits results whose chips are all its own ("AMD-based": a
+system mixing AMD and NVIDIA chips is out). Organisations of the kind named are in, of another kind out, and of
 no kind yet (the reviewed table has not classified them) *unclassified*: never counted as better,
 never guessed away. Both numbers are read in the ranked scope: as stated, or a throughput between
 aggregate and per accelerator (never a latency, a per-user or per-node value times the count).
@@ -55,11 +57,12 @@ SELECT ?claim ?rank ?ranked ?v ?unit ?scope ?metric ?derived ?count ?facet ?give
 """
 #: every audited result, a row per chip it meets (as run, its rack's chip, their base chips) and kind
 _AUDITED = """
-SELECT ?o ?v ?unit ?scope ?metric ?derived ?count ?suite ?division ?systemType ?model ?scenario ?accuracyTarget
-       ?chip ?sub ?kind WHERE {
+SELECT ?o ?v ?unit ?scope ?metric ?derived ?count ?nodes ?suite ?division ?systemType ?model ?scenario
+       ?accuracyTarget ?chip ?vendor ?sub ?kind WHERE {
   ?o bk:measuredBy bk:measured-by-mlcommons ; bk:result ?r .
   ?r qudt:value ?v ; qudt:hasUnit ?unit ; bk:scope ?scope ; bk:metric ?metric .
   OPTIONAL { ?o bk:derivedValue/qudt:value ?derived } OPTIONAL { ?o bk:acceleratorCount ?count }
+  OPTIONAL { ?o bk:nodeCount ?nodes } OPTIONAL { ?o bk:accelerator/bk:vendor ?vendor }
   OPTIONAL { ?o bk:suite ?suite } OPTIONAL { ?o bk:division ?division } OPTIONAL { ?o bk:systemType ?systemType }
   OPTIONAL { ?o bk:model ?model } OPTIONAL { ?o bk:scenario ?scenario } OPTIONAL { ?o bk:accuracyTarget ?accuracyTarget }
   OPTIONAL { { ?o bk:accelerator ?chip } UNION { ?o bk:accelerator/bk:madeOf ?chip }
@@ -69,8 +72,13 @@ SELECT ?o ?v ?unit ?scope ?metric ?derived ?count ?suite ?division ?systemType ?
 """
 _AMONG = {f"among{name[0].upper()}{name[1:]}": name for name in _FACETS} | {
     "amongAccelerator": "chip",
+    "amongAcceleratorVendor": "vendor",
+    "amongAcceleratorCount": "size",
+    "amongNodeCount": "nodes",
     "amongOrganizationKind": "kind",
 }
+#: the columns an audited result has several values of, one per row
+_SETS = ("chip", "vendor", "kind", "audited")
 
 
 def _rows(store: Store, text: str, key: str) -> dict[NamedNode, dict[str, Any]]:
@@ -79,12 +87,12 @@ def _rows(store: Store, text: str, key: str) -> dict[NamedNode, dict[str, Any]]:
     solutions = select(store, sparql_prefixes() + text, use_default_graph_as_union=True)
     names = [v.value for v in solutions.variables]
     for row in solutions:
-        seen = found.setdefault(row[key], {"chip": set(), "kind": set(), "facets": {}, "audited": set()})
+        seen = found.setdefault(row[key], {name: set() for name in _SETS} | {"facets": {}})
         for name in names:
             term = row[name]
             if term is None:
                 continue
-            if name in ("chip", "kind", "audited"):
+            if name in _SETS:
                 seen[name].add(term)
             elif name == "facet":
                 given = row["part"] if row["part"] is not None else row["given"]
@@ -124,6 +132,15 @@ def _admitted(facets: dict[str, set[Any]], result: dict[str, Any]) -> int | None
     """1 when ``result`` is of the population, 0 when only its organisation is unclassified, None when out."""
     for name, wanted in facets.items():
         if name in ("kind", ""):
+            continue
+        if name == "vendor":  # every chip of the vendor named
+            if not result["vendor"] or not result["vendor"] <= wanted:
+                return None
+            continue
+        if name in ("size", "nodes"):  # counts compare as numbers (8 and 8.0 are one count)
+            have = result.get("count" if name == "size" else "nodes")
+            if have is None or Decimal(have.value) not in {Decimal(w.value) for w in wanted}:
+                return None
             continue
         have = result["chip"] if name == "chip" else {result.get(name)}
         if not wanted & have:

@@ -29,6 +29,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from benchkg.importers.common import record_text, slug  # noqa: F401 - record_text: drafts are written as imports are
+from benchkg.importers.populations import among_of
 from benchkg.importers.tables import table_sentences
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.numbers import Mention, mentions
@@ -743,12 +744,39 @@ def _draft(path: Path, names: Names) -> list[Draft]:
         record["sources"] = _quotes(group, found, source_id, title, single=len(claims) == 1)
         suite = vendor_suite(record, source_id, names) if record.pop("_vendor", False) else None
         out.append(Draft(record, source, found, undecided, suite))
+    _referred_back(out, [g.lead if g else None for g in claims])
     out = _restated_per_accelerator(out) or out[:1]
     for n, d in enumerate(out, 1):
         d.record["id"] = source_id if len(out) == 1 else f"{source_id}-{n}"
         d.record = _ordered(d.record)
     out[0].undecided += [f"left out {why}" for why in left_out(text)]
     return out
+
+
+#: words that point back at a system named before: "the same 512-GPU fleet", "that cluster", "the rack"
+_SAME = re.compile(
+    r"\b(?:the\s+same|that|this)\s+(?:[\w-]+\s+){0,2}?(?:fleet|rack|cluster|system|nodes?|hardware|machine|"
+    r"configuration|platform|setup|domain)\b",
+    re.I,
+)
+
+
+def _referred_back(drafts: list[Draft], leads: list[Figure | None]) -> None:
+    """A claim whose own words point back at a system ("the same 512-GPU fleet delivered …") takes the
+    chips, accelerator count and node count it does not state from the nearest claim before it whose
+    sentence names the same thing (a fleet, a rack), else the nearest claim before it, and says so."""
+    for n, (draft, lead) in enumerate(zip(drafts, leads)):
+        same = _SAME.search(lead.own_text if lead else "")
+        if not same:
+            continue
+        noun = re.compile(rf"\b{re.escape(same.group().split()[-1])}\b", re.I)
+        before = [(d, f) for d, f in zip(drafts[:n], leads[:n]) if f]
+        named = [d for d, f in before if noun.search(f.sentence)] or [d for d, _ in before]
+        for field_ in ("accelerator_ids", "accelerator_count", "node_count"):
+            earlier = next((d.record[field_] for d in reversed(named) if field_ in d.record), None)
+            if field_ not in draft.record and earlier is not None:
+                draft.record[field_] = earlier
+                draft.undecided.append(f"{field_}: {earlier}, as {same.group()!r} refers to the claim before it")
 
 
 def _restated_per_accelerator(drafts: list[Draft]) -> list[Draft]:
@@ -834,7 +862,9 @@ def _claim(
     scopes, words = _scopes(group, text, title, single, spans)
     whole, text = text, _masked(text, spans)
     found = [f for f in found if not any(f.sentence == o and a <= f.mention.start < b for o, a, b in spans)]
-    before = next((o.own_text for o in reversed(others) if lead and o.sentence == lead.sentence and o.own[1] <= lead.own[0]), "")
+    before = next(
+        (o.own_text for o in reversed(others) if lead and o.sentence == lead.sentence and o.own[1] <= lead.own[0]), ""
+    )
     _what_was_measured(record, text, words, names, undecided, whole, single, before, lead.mention.end if lead else 0)
     _on_what(record, text, scopes, names, found, undecided, lead)
     if lead and group:
@@ -868,12 +898,16 @@ def _claim(
             "the headline number: the text gives no number with a throughput unit (tokens/s, queries/s, samples/s)"
         )
     rivals = {o for o, _, _ in names.find("organizations", title)} - {record.get("submitter_id"), "mlcommons"}
-    _superlative(record, [s for s in scopes if s != title or not rivals], undecided)  # "Nvidia leads …" ranks Nvidia
+    _superlative(
+        record, [s for s in scopes if s != title or not rivals], undecided, names
+    )  # "Nvidia leads …" ranks Nvidia
     concurrency = [f for f in found if f.unit == "concurrency" and any(f.sentence in s for s in scopes[:4] or [text])]
     if concurrency:
         record["load"] = {"concurrency": int(concurrency[0].mention.value)}
-    unaudited = _measured_by(record, whole, lead.sentence if lead else "", names, undecided)
+    paragraph = _paragraph(whole, lead.sentence) if lead else ""
+    unaudited = _measured_by(record, whole, lead.sentence if lead else "", names, undecided, paragraph)
     if unaudited:
+        record.pop("division", None)  # a vendor's own claim is in no MLPerf division
         workload = record.get("suite_id")
         if workload and "asserts" in record:  # the rank is among the results of the workload's round
             record["asserts"]["among"]["suite_id"] = workload
@@ -901,7 +935,9 @@ def _scopes(
     _, start, end = _clause_span(lead)
     sentence = _masked(lead.sentence, spans)
     paragraph = _paragraph(text, lead.sentence)
-    rest = [_masked(paragraph, spans), _heading(text, paragraph)] + [_masked(r.sentence, spans) for r in group.restated]
+    theirs = [(o, 0, len(o)) for o, _, _ in spans if o != lead.sentence]  # other claims' sentences, whole
+    rest = [_masked(paragraph, spans + theirs), _heading(text, paragraph)]
+    rest += [_masked(r.sentence, spans) for r in group.restated]
     rest += [title] if single else []
     own = lead.own if lead.own[1] else (start, end)
     plain = [lead.own_text, _clause_text(lead), sentence, rest[0], "", *rest[2:]]  # a heading states no count
@@ -957,20 +993,36 @@ def _inside(m: re.Match, pattern: re.Pattern, text: str) -> bool:
     return any(w.start() <= m.start() and m.end() <= w.end() for w in pattern.finditer(text))
 
 
-def _measured_by(record: dict, text: str, sentence: str, names: Names, undecided: list[str]) -> bool:
+def _unaudited(record: dict, text: str, sentence: str, paragraph: str, names: Names) -> re.Match | None:
+    """The words that make this claim the vendor's own, if any: in its own paragraph, or said of the whole
+    text (in its title or opening, or in a footnote: "* Internal measurement …"); not when they speak of
+    another model ("Post-deadline (MLCommons unverified), Wan 2.2 …"), nor when the claim's own sentence
+    names an MLPerf round and does not say them (a result cited beside the vendor's own)."""
+    opening = [line for line in text.split("\n") if line.strip()][:3]
+    for m in _UNAUDITED.finditer(text):
+        where = next((line for line in text.split("\n") if m.group() in line), "")
+        general = where in opening or re.match(r"\s*(?:[*†‡¹²³]|\[\d+\]|notes?\b|disclaimer\b)", where, re.I)
+        if not general and where != paragraph:
+            continue
+        said = next((s for _, s in sentences(text) if m.group() in s), "")
+        models = {model for model, _, _ in names.find("models", said)}
+        if models and record.get("model_id") and record["model_id"] not in models:
+            continue
+        if _SUITE.search(sentence) and not _UNAUDITED.search(sentence):
+            continue
+        return m
+    return None
+
+
+def _measured_by(
+    record: dict, text: str, sentence: str, names: Names, undecided: list[str], paragraph: str = ""
+) -> bool:
     """Whether the claim is the vendor's own: the text says its number is no audited MLPerf result ("not
     verified by MLCommons", "internal testing", "unverified"), unless the claim's own sentence names an
     MLPerf round and says nothing of the kind (a result the text cites beside its own). Such a claim is
     in the vendor's own claim series (:func:`vendor_suite`), measured by the vendor; the round it names
     is the workload it ran. Else who measured it is for a person to say."""
-    unaudited = _UNAUDITED.search(text)
-    if unaudited and _SUITE.search(sentence) and not _UNAUDITED.search(sentence):
-        unaudited = None
-    if unaudited and record.get("model_id"):  # "Post-deadline (MLCommons unverified), Wan 2.2 reached …"
-        said = next((s for _, s in sentences(text) if unaudited.group() in s), "")
-        models = {m for m, _, _ in names.find("models", said)}
-        if models and record["model_id"] not in models:
-            unaudited = None
+    unaudited = _unaudited(record, text, sentence, paragraph, names)
     workload = _WORKLOAD.search(text)
     if not unaudited and workload and all(_inside(m, _WORKLOAD, text) for m in _SUITE.finditer(text)):
         unaudited = workload  # "the Llama 2 70B model from the MLPerf Inference v5.1 suite": the workload, no result
@@ -1016,11 +1068,9 @@ _PER_ACCELERATOR = re.compile(r"\bper[- ](?:gpu|accelerator|chip)\b", re.I)
 _CLOUD = re.compile(
     r"\b(?:among|of all|any)\s+(?:[\w-]+\s+){0,2}cloud(?:s| providers?| service providers?)?\b|\bai cloud\b", re.I
 )
-_CLOSED = re.compile(r"\bclosed\b", re.I)
-_DATACENTER = re.compile(r"\bdata ?center\b", re.I)
 
 
-def _superlative(record: dict, scopes: list[str], undecided: list[str]) -> None:
+def _superlative(record: dict, scopes: list[str], undecided: list[str], names: Names | None = None) -> None:
     """Propose ``asserts`` when the claim's sentence (or, failing it, its paragraph or the title of a
     one-claim text) ranks the number: rank 1, per accelerator when the words say per GPU, among the
     round, model and scenario the draft found, plus closed, datacenter and cloud providers when the
@@ -1043,21 +1093,20 @@ def _superlative(record: dict, scopes: list[str], undecided: list[str]) -> None:
         return
     end = re.compile(r"[.!?](?:\s|$)").search(scope_text, m.end())
     words = scope_text[m.start() : end.start() if end else len(scope_text)]  # the superlative's own sentence
-    among = {"suite_id": record.get("suite_id")}
-    if _CLOSED.search(words):
-        among["division"] = "closed"
-    if _DATACENTER.search(words):
-        among["system_type"] = "datacenter"
-    among.update({"model_id": record.get("model_id"), "scenario": record.get("scenario")})
+    among, unread = among_of(words, record, names or Names())
     if _CLOUD.search(scope_text):
         among["organization_kind"] = "cloud-provider"
-    among = {k: v for k, v in among.items() if v}
     per_gpu = _PER_ACCELERATOR.search(words) or record.get("scope") == "per-accelerator"
     record["asserts"] = {"rank": 1, "scope": "per-accelerator" if per_gpu else "aggregate", "among": among}
     undecided.append(
         f"asserts: proposed from {_short(words, 90)!r}: check that among names the population the text means "
         "(benchkg query superlatives then checks it against the audited record)"
     )
+    if unread:
+        undecided.append(
+            f"asserts: the text ranks it among {unread!r}, which no field of among says: narrow among by hand "
+            "(its fields: docs/records.md) or the first validate compares it with every result of its round"
+        )
 
 
 def _stated(record: dict, dotted: str, text: str) -> bool:
@@ -1108,6 +1157,9 @@ def _suite(record: dict, text: str, here: str, sentence: str, names: Names, unde
             suites[suite_id] = suites.get(suite_id, 0) + 100
     if suites:
         best = sorted(suites, key=lambda s: -suites[s])
+        if len(best) > 1 and suites[best[0]] < 10:  # several rounds, none near the claim: which is its own?
+            undecided.append(f"suite_id: the text names {', '.join(best)}, none of them near this number")
+            return
         record["suite_id"] = best[0]
         if len(best) > 1:
             undecided.append(f"suite_id: the text also names {', '.join(best[1:])}")

@@ -32,7 +32,7 @@ _NUMBER = re.compile(
 )
 #: what, written right after a number (its unit between), makes it a figure per accelerator
 _PER_ACCELERATOR = re.compile(
-    r"^[^\d;.!?]{0,60}?(?:\bper[- ](?:gpu|accelerator|chip|card|device|xpu|tpu)|/\s?(?:gpu|chip))"
+    r"^[^\d;,.!?]{0,60}?(?:\bper[- ](?:gpu|accelerator|chip|card|device|xpu|tpu)|/\s?(?:gpu|chip))"
     r"(?![A-Za-z])",
     re.I,
 )

@@ -239,6 +239,11 @@ BENCHMARK = {
             scenario=V("bk:amongScenario", "scenario"),
             accuracy_target=S("bk:amongAccuracyTarget"),
             accelerator_id=R("bk:amongAccelerator", "accelerators"),
+            # several chips ("on H100 or H200"): results on any of them
+            accelerator_ids=L("bk:amongAccelerator", R("bk:amongAccelerator", "accelerators")),
+            accelerator_vendor_id=R("bk:amongAcceleratorVendor", "organizations"),  # "AMD-based"
+            accelerator_count=I("bk:amongAcceleratorCount"),  # "8-GPU systems"
+            node_count=I("bk:amongNodeCount"),  # "a single node"
             organization_kind=V("bk:amongOrganizationKind", "organization-kind"),
         ),
     ),
