@@ -912,6 +912,15 @@ def _claim(
         if workload and "asserts" in record:  # the rank is among the results of the workload's round
             record["asserts"]["among"]["suite_id"] = workload
         record["_vendor"] = True
+    elif lead and not re.search(r"\bMLPerf\b", whole, re.I):  # no MLPerf named at all: its own benchmark
+        record.pop("division", None)
+        record["_vendor"] = True
+        undecided.append(
+            "suite_id: the text names no MLPerf round or submission, so the number is its author's own "
+            "benchmark, in a claim series of family vendor-claim (measured_by: vendor, or third-party for a reviewer)"
+        )
+    elif lead and "suite_id" not in record and not any(u.startswith("suite_id") for u in undecided):
+        undecided.append("suite_id: the text names MLPerf, but no round this number was submitted to: add it")
     # a field the claim must state (an MLPerf Inference claim's division) is a gap to fill, not an omission
     required = {"division"} if record.get("suite_id", "").startswith("mlperf-inference") else set()
     never = {"mlperf_result_id"} if unaudited else set()
@@ -1221,6 +1230,11 @@ def _what_was_measured(
         record["scenario"] = scenarios[0]
         undecided.append(
             f"scenario: the text names {', '.join(scenarios)}; the draft took {scenarios[0]} (near the headline)"
+        )
+    if "scenario" not in record and "endpoints" not in family:
+        undecided.append(
+            "scenario: its own words and sentence name none (offline, server, interactive, single-stream); "
+            "one named elsewhere in the text is another number's"
         )
     # the model of its own words, else of the number just before it in its sentence ("… in GPT-OSS-120B
     # in offline, 1,096,770 tokens per second in server"; "… for the same model"), else nearest
