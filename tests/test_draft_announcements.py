@@ -1,4 +1,4 @@
-"""`benchkg draft` on announcements as they are really written: 42 texts modelled on real announcements
+"""`benchkg draft` on announcements as they are really written: 49 texts modelled on real announcements
 of MLPerf Inference results (tests/fixtures/draft/announcements/README.md), each with the claims a
 careful curator enters from it, field for field. The reading rules these hold are in docs/records.md
 ("Drafting from a text").
@@ -15,7 +15,7 @@ from collections import Counter
 
 import pytest
 
-from conftest import DATA, FIXTURES, cli
+from conftest import DATA, FIXTURES, FULL_DATA, cli
 from draft_scoring import FIELDS, Score, score_text
 
 CORPUS = FIXTURES / "draft" / "announcements"
@@ -109,11 +109,11 @@ def test_every_claim_a_curator_enters_is_drafted_and_nothing_else(scored):
 
 
 def test_most_fields_are_drafted_exactly(scored):
-    """The floor under the accuracy this change measured (869 of 962 fields; measured_by is left to a
+    """The floor under the accuracy this change measured (923 of 1,027 fields; measured_by is left to a
     person for an MLPerf result, by design): a change that reads less must say so."""
     total = sum((scored.fields[f] for f in FIELDS), Counter())
-    assert total["exact"] >= 860, scored.table()
-    for field in ("value", "unit", "scope", "accelerator_ids", "division", "reported", "asserts"):
+    assert total["exact"] >= 910, scored.table()
+    for field in ("value", "unit", "scope", "division", "reported", "asserts"):
         assert scored.fields[field]["open"] == 0, f"{field}: {scored.fields[field]}"
 
 
@@ -151,3 +151,106 @@ def _claim_block(said: str, claim_id: str) -> str:
 def test_a_number_that_is_no_claim_is_said_so(drafted, name, value, why):
     _, said = drafted[name]
     assert f"left out {value}: {why}" in said
+
+
+def _audited(suite: str, model: str, scenario: str) -> list[dict]:
+    """MLCommons' results of a round, model and scenario, read from the record files themselves."""
+    out = []
+    for path in (FULL_DATA / "benchmarks").glob("mlperf-*.json"):
+        r = json.loads(path.read_text())
+        if (r.get("suite_id"), r.get("model_id"), r.get("scenario"), r.get("measured_by")) == (
+            suite,
+            model,
+            scenario,
+            "mlcommons",
+        ) and r.get("unit") == "tokens/s":
+            out.append(r)
+    return out
+
+
+def _vendors(record: dict) -> set[str]:
+    chips = {**{p.stem: json.loads(p.read_text()) for p in (FULL_DATA / "accelerators").glob("*.json")}}
+    return {chips[c].get("vendor_id") for c in record["accelerator_ids"]}
+
+
+def test_the_release_of_issue_43_becomes_validated_records_in_a_new_repository(tmp_path):
+    """The release issue 43 was tried on: six claims drafted, the unverified one in the vendor's own
+    claim series (a suite record draft writes, as docs/data-repository.md shows), and after the one
+    step the docs name (measured_by of the five MLPerf results) the repository validates. "The best
+    per-GPU gpt-oss-120b result of any AMD-based submission" is then checked among AMD-only results:
+    the population and the rivals are counted again from the record files, and no result on another
+    vendor's chips (the CoreWeave GB300 the first validate named) is in it."""
+    repo = tmp_path / "mine"
+    assert cli("init", repo).exit_code == 0
+    data = repo / "data"
+    drafted = cli("draft", CORPUS / "c01-issue43-cloud-release.md", "--out", data, "--data", data)
+    assert drafted.exit_code == 0, drafted.output
+    suite = json.loads((data / "suites" / "crusoe-claims.json").read_text())
+    assert (suite["family"], suite["publisher_id"]) == ("vendor-claim", "crusoe")
+    claims = {p.stem: json.loads(p.read_text()) for p in (data / "benchmarks").glob("c01-*.json")}
+    own = [c for c in claims.values() if c.get("suite_id") == "crusoe-claims"]
+    assert [(c["value"], c["measured_by"], "division" in c) for c in own] == [(3400000, "vendor", False)]
+    for path in (data / "benchmarks").glob("c01-*.json"):
+        record = json.loads(path.read_text())
+        path.write_text(json.dumps({"measured_by": "vendor", **record}, indent=2) + "\n")
+    checked = cli("validate", "--data", data)
+    assert checked.exit_code == 0, checked.stdout
+    rows = json.loads(cli("query", "superlatives", "--format", "json", "--data", data).stdout)
+    offline = next(r for r in rows if claims[r["claim"]]["value"] == 5749440)
+    mine = 5749440 / 512
+    amd = [r for r in _audited("mlperf-inference-v6.1", "gpt-oss-120b", "offline") if _vendors(r) == {"amd"}]
+    rivals = [r for r in amd if r["value"] != 5749440]  # its own audited result is not its rival
+    better = [r for r in rivals if r["value"] / r["accelerator_count"] > mine * 1.000005]
+    assert (offline["population"], offline["better"], offline["verdict"]) == (len(rivals), len(better), "beaten")
+    best = max(rivals, key=lambda r: r["value"] / r["accelerator_count"])
+    assert offline["best"] == best["id"] and _vendors(best) == {"amd"}
+    assert len(rivals) < len(_audited("mlperf-inference-v6.1", "gpt-oss-120b", "offline")) - 1, "others are left out"
+
+
+def test_a_population_by_count_nodes_and_several_chips_is_the_audited_results_it_names(tmp_path):
+    """among's system size, node count and several chips, each checked against the record files."""
+    repo = tmp_path / "mine"
+    assert cli("init", repo).exit_code == 0
+    data = repo / "data"
+    among = {
+        "size": {"accelerator_count": 8, "node_count": 1},
+        "chips": {"accelerator_ids": ["nvidia-b200-sxm-180gb", "amd-instinct-mi355x"]},
+    }
+    for name, narrowed in among.items():
+        claim = {
+            "id": f"acme-{name}",
+            "title": f"Acme {name}",
+            "suite_id": "mlperf-inference-v6.1",
+            "division": "closed",
+            "scenario": "offline",
+            "model_id": "gpt-oss-120b",
+            "accelerator_ids": ["nvidia-b200-sxm-180gb"],
+            "accelerator_count": 8,
+            "metric": "throughput",
+            "value": 100000,
+            "unit": "tokens/s",
+            "scope": "aggregate",
+            "measured_by": "vendor",
+            "sources": [{"source_id": "mlcommons-inference-results", "quote": "100,000 tokens/s"}],
+            "asserts": {
+                "rank": 1,
+                "scope": "aggregate",
+                "among": {
+                    "suite_id": "mlperf-inference-v6.1",
+                    "model_id": "gpt-oss-120b",
+                    "scenario": "offline",
+                    **narrowed,
+                },
+            },
+        }
+        (data / "benchmarks" / f"acme-{name}.json").write_text(json.dumps(claim, indent=2) + "\n")
+    assert cli("validate", "--data", data).exit_code in (0, 1)
+    rows = {r["claim"]: r for r in json.loads(cli("query", "superlatives", "--format", "json", "--data", data).stdout)}
+    results = _audited("mlperf-inference-v6.1", "gpt-oss-120b", "offline")
+    sized = [r for r in results if r["accelerator_count"] == 8 and r.get("node_count") == 1]
+    chips = [r for r in results if {"nvidia-b200-sxm-180gb", "amd-instinct-mi355x"} & set(r["accelerator_ids"])]
+    assert 0 < len(sized) < len(results) and 0 < len(chips) < len(results)
+    for name, population in (("size", sized), ("chips", chips)):
+        row = rows[f"acme-{name}"]
+        assert row["population"] == len(population), name
+        assert row["better"] == sum(r["value"] > 100000 for r in population), name

@@ -50,7 +50,10 @@ UNITS = [
         re.compile(r"^\s*(?:queries|requests)\s*(?:/|per)\s*(?:s|sec|second)\b|^\s*qps\b", re.I),
         ("throughput", "queries/s"),
     ),
-    (re.compile(r"^\s*samples?\s*(?:/|per)\s*(?:s|sec|second)\b", re.I), ("throughput", "samples/s")),
+    (
+        re.compile(r"^\s*(?:samples?|images?|inferences?|frames?)\s*(?:/|per)\s*(?:s|sec|second)\b", re.I),
+        ("throughput", "samples/s"),
+    ),
     (re.compile(r"^\s*(?:ms|milliseconds?)\b", re.I), ("latency", "ms")),
     (
         re.compile(
@@ -127,6 +130,14 @@ _BOUND = re.compile(
 _IN_A_NAME = re.compile(r"(?<![\w-])(?:[A-Z]{2,}|[A-Z][a-z]+[A-Z]\w*)\s+$")
 #: a number in a condition or an example: "If an R7515 outputs 23,290 samples per second, …"
 _SUPPOSED = re.compile(r"(?:^|[.;:]\s+)(?:if|suppose|assuming|imagine|say)\b[^.;:]*$", re.I)
+#: a sentence that states the benchmark's latency bounds, not a result ("sets 6 seconds for time to first
+#: token", "a 450 ms time to first token and a 40 ms time per output token")
+_REQUIRED = re.compile(
+    r"\b(?:sets?|requires?|demands?|constraints?|thresholds?|targets?|bounds?|limits?|requirements?)\b[^.]{0,120}"
+    r"\b(?:time to first token|time per output token|ttft|tpot)\b|"
+    r"\b\d+\s*ms\s+(?:time to first token|time per output token|ttft|tpot)\b",
+    re.I,
+)
 #: a row of a table that gives a statistic of the parts ("Highest single-node throughput"), not a result
 _PART_STATISTIC = re.compile(
     r"\b(?:highest|lowest|maximum|minimum|max|min|mean|average|median)\s+(?:single|per)[- ](?:node|gpu|vm)\b", re.I
@@ -391,6 +402,7 @@ def figures(text: str) -> list[Figure]:
                 or _BOUND.search(_before_digits(sentence, m))  # "over 1 million": a mark passed
                 or _PART_STATISTIC.search(sentence[: m.start])  # "Highest single-node throughput: 62,803.9"
                 or _SUPPOSED.search(sentence[: m.start])  # "If an R7515 outputs 23,290 samples per second"
+                or _REQUIRED.search(sentence)  # "the benchmark sets … 25 tokens per second per user"
                 or (m.range_low is not None and not _counted(sentence, m))  # "100,000 to 110,000": no one result
             ):
                 continue
@@ -435,6 +447,7 @@ def left_out(text: str) -> list[str]:
                 else "a mark passed, not a result" if _BOUND.search(before)
                 else "a statistic of the run's parts" if _PART_STATISTIC.search(sentence[: m.start])
                 else "a condition or an example, not a result" if _SUPPOSED.search(sentence[: m.start])
+                else "a latency bound of the benchmark, not a result" if _REQUIRED.search(sentence)
                 else "an earlier figure given for comparison" if _EARLIER.search(before) and "previous" in sentence.lower()
                 else ""
             )  # fmt: skip
@@ -766,7 +779,7 @@ def _referred_back(drafts: list[Draft], leads: list[Figure | None]) -> None:
     chips, accelerator count and node count it does not state from the nearest claim before it whose
     sentence names the same thing (a fleet, a rack), else the nearest claim before it, and says so."""
     for n, (draft, lead) in enumerate(zip(drafts, leads)):
-        same = _SAME.search(lead.own_text if lead else "")
+        same = _SAME.search(_clause_text(lead) if lead else "")  # "the same fleet delivered X … and Y …": both
         if not same:
             continue
         noun = re.compile(rf"\b{re.escape(same.group().split()[-1])}\b", re.I)
@@ -776,24 +789,31 @@ def _referred_back(drafts: list[Draft], leads: list[Figure | None]) -> None:
             earlier = next((d.record[field_] for d in reversed(named) if field_ in d.record), None)
             if field_ not in draft.record and earlier is not None:
                 draft.record[field_] = earlier
+                draft.undecided = [u for u in draft.undecided if not u.startswith(f"{field_}:")]
                 draft.undecided.append(f"{field_}: {earlier}, as {same.group()!r} refers to the claim before it")
 
 
 def _restated_per_accelerator(drafts: list[Draft]) -> list[Draft]:
     """The drafts without a per-accelerator figure that is another claim's aggregate divided by its count
-    ("that is about 15,200 tokens/s per GPU" of 1,100,948.3 on 72 GPUs): benchkg derives it; the claim
-    says so on stderr."""
-    aggregates = [d for d in drafts if d.record.get("scope") == "aggregate" and d.record.get("accelerator_count")]
+    ("that is about 15,200 tokens/s per GPU" of 1,100,948.3 on 72 GPUs), the count the claim's own or
+    one the text states: benchkg derives it; the claim says so on stderr."""
+    stated = {int(f.mention.value) for d in drafts[:1] for f in d.figures if f.unit == "accelerators"}
+    aggregates = []
+    for d in drafts:
+        if d.record.get("scope") != "aggregate":
+            continue
+        for count in [d.record["accelerator_count"]] if d.record.get("accelerator_count") else sorted(stated):
+            aggregates.append((d, count))
     kept = []
     for d in drafts:
         r = d.record
         same = next(
             (
                 a
-                for a in aggregates
+                for a, count in aggregates
                 if r.get("scope") == "per-accelerator"
                 and r.get("unit") == a.record["unit"]
-                and abs(a.record["value"] / a.record["accelerator_count"] - r["value"]) <= 0.015 * r["value"]
+                and abs(a.record["value"] / count - r["value"]) <= 0.015 * r["value"]
             ),
             None,
         )
@@ -950,7 +970,17 @@ def _scopes(
     rest += [title] if single else []
     own = lead.own if lead.own[1] else (start, end)
     plain = [lead.own_text, _clause_text(lead), sentence, rest[0], "", *rest[2:]]  # a heading states no count
+    if _PREVIOUS.search(lead.sentence):  # "The previous record was 865,000": the paragraph's system is another's
+        plain = plain[:3] + [""] * (len(plain) - 3)
     return plain, [sentence[own[0] : own[1]], sentence[start:end], sentence, *rest]
+
+
+#: a number that is an earlier one of the vendor's own: "the previous record was 865,000"
+_PREVIOUS = re.compile(
+    r"\b(?:previous|prior|earlier|former|last(?:\s+year's|\s+round's)?)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:record|result|best|submission|generation)\b",
+    re.I,
+)
 
 
 def _heading(text: str, paragraph: str) -> str:
@@ -1058,7 +1088,8 @@ def vendor_suite(record: dict, source_id: str, names: Names) -> dict:
     {'id': 'microsoft-claims', 'name': "microsoft's own claims", 'family': 'vendor-claim', 'publisher_id': 'microsoft'}
     """
     who = record.get("submitter_id")
-    name = names.names.get(("organizations", who), [who])[0] if who else source_id
+    known = names.names.get(("organizations", who), []) if who else []
+    name = known[1] if len(known) > 1 else (who or source_id)  # its name, after its id
     suite = {"id": f"{who or source_id}-claims", "name": f"{name}'s own claims", "family": "vendor-claim"}
     if who:
         suite["publisher_id"] = who
@@ -1272,6 +1303,10 @@ def _uncompared(where: str) -> str:
     return _COMPARED.sub(lambda m: " " * len(m.group()), where)
 
 
+#: words that make the chips a text names one system: "heterogeneous", "a mix of", "one with … one with"
+_MIXED = re.compile(r"\bheterogeneous\b|\bmix(?:ed|ture)?\s+of\b|\bone\s+with\b[^.]*\bone\s+with\b", re.I)
+
+
 def _divisions(where: str) -> list[str]:
     """The MLPerf division ``where`` names: "Closed", "Open division", or a table's "Open" cell."""
     if re.search(r"\bclosed\b", where, re.I):
@@ -1293,14 +1328,20 @@ def _on_what(
     """The chips, the accelerator and node counts and the submitter: counts only from the claim's own
     clause, sentence or paragraph (or the title of a text with one claim), never another paragraph's."""
     here = "\n".join(scopes) or text
-    chips = _nearest(scopes, text, lambda where: _named(names, "accelerators", _uncompared(where), _uncompared(where)))
-    if chips:
+    chips, where = [], -1
+    for where, scope in enumerate([*scopes, text]):
+        chips = _named(names, "accelerators", _uncompared(scope), _uncompared(scope))
+        if chips:
+            break
+    if len(chips) > 1 and _MIXED.search(scope):  # "a heterogeneous cluster … MI300X … MI325X … MI355X"
+        record["accelerator_ids"] = chips
+        undecided.append(f"accelerator_ids: {', '.join(chips)}, one system of them all: give accelerator_mix")
+    elif chips and (len(chips) == 1 or where <= 1):  # one chip, or the first of its own words or clause
         record["accelerator_ids"] = [chips[0]]
         if len(chips) > 1:
-            undecided.append(
-                f"accelerator_ids: the text names {', '.join(chips)}; the draft took {chips[0]} (nearest "
-                "the headline): check which ran the number"
-            )
+            undecided.append(f"accelerator_ids: its clause names {', '.join(chips)}; the draft took {chips[0]}")
+    elif chips:
+        undecided.append(f"accelerator_ids: the text names {', '.join(chips)} near it: which ran the number?")
     else:
         undecided.append("accelerator_ids: no accelerator record is named in the text")
     counts = [f for f in found if f.unit == "accelerators"]
