@@ -887,36 +887,7 @@ def _claim(
     )
     _what_was_measured(record, text, words, names, undecided, whole, single, before, lead.mention.end if lead else 0)
     _on_what(record, text, scopes, names, found, undecided, lead)
-    if lead and group:
-        value = lead.mention.value if lead.mention.range_low is None else lead.mention.range_low
-        record.update({"metric": "throughput", "value": _number(value), "unit": lead.unit, "scope": lead.scope})
-        if lead.mention.range_low is not None:
-            undecided.append(
-                f"value: the text gives a range, {lead.mention.range_low:,} to {lead.mention.value:,}; the draft "
-                "took its low end: enter the one figure the result gives, or leave the claim out"
-            )
-        others = [f for f in group.reported if f.mention.value != lead.mention.value]
-        if single:  # the only claim of a text: every other throughput it states is reported with it
-            taken = {id(f) for f in (lead, *group.restated, *others)}
-            others += [f for f in found if f.kind == "throughput" and id(f) not in taken and not _earlier(f, names)]
-        if others:
-            record["reported"] = [
-                {"metric": "throughput", "value": _number(f.mention.value), "unit": f.unit, "scope": f.scope}
-                for f in others
-            ]
-        if group.restated:
-            undecided.append(
-                "value: the text also writes it "
-                + ", ".join(
-                    f"{f.mention.value:,}" if not f.mention.multiplier else _short(f.sentence, 60)
-                    for f in group.restated
-                )
-                + f"; the draft took the precise {lead.mention.value:,}"
-            )
-    else:
-        undecided.append(
-            "the headline number: the text gives no number with a throughput unit (tokens/s, queries/s, samples/s)"
-        )
+    _the_number(record, group, found, names, single, undecided)
     rivals = {o for o, _, _ in names.find("organizations", title)} - {record.get("submitter_id"), "mlcommons"}
     _superlative(
         record, [s for s in scopes if s != title or not rivals], undecided, names
@@ -924,15 +895,59 @@ def _claim(
     concurrency = [f for f in found if f.unit == "concurrency" and any(f.sentence in s for s in scopes[:4] or [text])]
     if concurrency:
         record["load"] = {"concurrency": int(concurrency[0].mention.value)}
-    paragraph = _paragraph(whole, lead.sentence) if lead else ""
-    unaudited = _measured_by(record, whole, lead.sentence if lead else "", names, undecided, paragraph)
+    unaudited = _whose(record, whole, lead, names, undecided)
+    # a field the claim must state (an MLPerf Inference claim's division) is a gap to fill, not an omission
+    required = {"division"} if record.get("suite_id", "").startswith("mlperf-inference") else set()
+    never = {"mlperf_result_id"} if unaudited else set()
+    record["omitted_by_source"] = [
+        f for f in STATED_OR_OMITTED if not _stated(record, f, text) and f not in required | never
+    ]
+    return record, undecided
+
+
+def _the_number(
+    record: dict, group: Group | None, found: list[Figure], names: Names, single: bool, undecided: list[str]
+) -> None:
+    """The claim's number, what else its clause reports beside it (for the only claim of a text, every
+    other throughput the text states), and where the text writes it again."""
+    if not group:
+        undecided.append(
+            "the headline number: the text gives no number with a throughput unit (tokens/s, queries/s, samples/s)"
+        )
+        return
+    lead = group.lead
+    record.update(
+        {"metric": "throughput", "value": _number(lead.mention.value), "unit": lead.unit, "scope": lead.scope}
+    )
+    others = [f for f in group.reported if f.mention.value != lead.mention.value]
+    if single:  # the only claim of a text: every other throughput it states is reported with it
+        taken = {id(f) for f in (lead, *group.restated, *others)}
+        others += [f for f in found if f.kind == "throughput" and id(f) not in taken and not _earlier(f, names)]
+    if others:
+        record["reported"] = [
+            {"metric": "throughput", "value": _number(f.mention.value), "unit": f.unit, "scope": f.scope}
+            for f in others
+        ]
+    if group.restated:
+        again = [f"{f.mention.value:,}" if not f.mention.multiplier else _short(f.sentence, 60) for f in group.restated]
+        undecided.append(
+            f"value: the text also writes it {', '.join(again)}; the draft took the precise {lead.mention.value:,}"
+        )
+
+
+def _whose(record: dict, text: str, lead: Figure | None, names: Names, undecided: list[str]) -> bool:
+    """Who measured the claim and in which series it is: the vendor's own (unverified, internal, or a
+    text that names no MLPerf at all) in ``<submitter>-claims`` without a division, else an MLPerf
+    result for a person to say; whether it is the vendor's own."""
+    paragraph = _paragraph(text, lead.sentence) if lead else ""
+    unaudited = bool(_measured_by(record, text, lead.sentence if lead else "", names, undecided, paragraph))
     if unaudited:
         record.pop("division", None)  # a vendor's own claim is in no MLPerf division
         workload = record.get("suite_id")
         if workload and "asserts" in record:  # the rank is among the results of the workload's round
             record["asserts"]["among"]["suite_id"] = workload
         record["_vendor"] = True
-    elif lead and not re.search(r"\bMLPerf\b", whole, re.I):  # no MLPerf named at all: its own benchmark
+    elif lead and not re.search(r"\bMLPerf\b", text, re.I):  # no MLPerf named at all: its own benchmark
         record.pop("division", None)
         record["_vendor"] = True
         undecided.append(
@@ -941,13 +956,7 @@ def _claim(
         )
     elif lead and "suite_id" not in record and not any(u.startswith("suite_id") for u in undecided):
         undecided.append("suite_id: the text names MLPerf, but no round this number was submitted to: add it")
-    # a field the claim must state (an MLPerf Inference claim's division) is a gap to fill, not an omission
-    required = {"division"} if record.get("suite_id", "").startswith("mlperf-inference") else set()
-    never = {"mlperf_result_id"} if unaudited else set()
-    record["omitted_by_source"] = [
-        f for f in STATED_OR_OMITTED if not _stated(record, f, text) and f not in required | never
-    ]
-    return record, undecided
+    return unaudited
 
 
 def _scopes(
@@ -1242,31 +1251,7 @@ def _what_was_measured(
         record["system_type"] = "datacenter"
     elif re.search(r"\bedge\b", whole, re.I):
         record["system_type"] = "edge"
-    # the scenario the number's own words name, else its clause's, sentence's, paragraph's or (the only
-    # claim) the title's; never the rest of the text ("an interactive version of Llama 2 70B" describes
-    # the round, not this number; "Acme's X8 server … in the Offline scenario": a product is no scenario)
-    # not the paragraph (its other sentences' scenarios are theirs); a heading only as "Offline Scenario"
-    heading = scopes[4] if len(scopes) > 4 and re.search(r"\b(?:scenario|mode)\b", scopes[4], re.I) else ""
-    near = scopes[:3] + [heading] + scopes[5:]
-    scenarios = _nearest(near, "", lambda where: [v for v, pattern in _SCENARIOS if re.search(pattern, where, re.I)])
-    named = {m.group(1).lower() for m in re.finditer(r"\b(offline|server|interactive)\s+scenario\b", whole, re.I)}
-    if not scenarios and single and len(named) == 1:  # a one-claim text: "ran X in the Offline scenario"
-        scenarios = list(named)
-    family = record.get("suite_id", "")
-    if "endpoints" in family:
-        scenarios = ["endpoints"]
-    if len(scenarios) == 1:
-        record["scenario"] = scenarios[0]
-    elif scenarios:
-        record["scenario"] = scenarios[0]
-        undecided.append(
-            f"scenario: the text names {', '.join(scenarios)}; the draft took {scenarios[0]} (near the headline)"
-        )
-    if "scenario" not in record and "endpoints" not in family:
-        undecided.append(
-            "scenario: its own words and sentence name none (offline, server, interactive, single-stream); "
-            "one named elsewhere in the text is another number's"
-        )
+    _scenario(record, scopes, whole, single, undecided)
     # the model of its own words, else of the number just before it in its sentence ("… in GPT-OSS-120B
     # in offline, 1,096,770 tokens per second in server"; "… for the same model"), else nearest
     models = _nearest(scopes[:1] + [before] + scopes[1:], "", lambda where: _named(names, "models", where, where))
@@ -1305,6 +1290,34 @@ def _uncompared(where: str) -> str:
 
 #: words that make the chips a text names one system: "heterogeneous", "a mix of", "one with … one with"
 _MIXED = re.compile(r"\bheterogeneous\b|\bmix(?:ed|ture)?\s+of\b|\bone\s+with\b[^.]*\bone\s+with\b", re.I)
+
+
+def _scenario(record: dict, scopes: list[str], whole: str, single: bool, undecided: list[str]) -> None:
+    """The scenario the number's own words name, else its clause's or sentence's, a heading's ("… Offline
+    Scenario") or (the only claim) the title's or the text's one "X scenario"; never its paragraph's
+    other sentences (their scenarios are theirs) nor the rest of the text ("an interactive version of
+    Llama 2 70B" describes the round; "Acme's X8 server": a product is no scenario)."""
+    heading = scopes[4] if len(scopes) > 4 and re.search(r"\b(?:scenario|mode)\b", scopes[4], re.I) else ""
+    near = scopes[:3] + [heading] + scopes[5:]
+    scenarios = _nearest(near, "", lambda where: [v for v, pattern in _SCENARIOS if re.search(pattern, where, re.I)])
+    named = {m.group(1).lower() for m in re.finditer(r"\b(offline|server|interactive)\s+scenario\b", whole, re.I)}
+    if not scenarios and single and len(named) == 1:  # a one-claim text: "ran X in the Offline scenario"
+        scenarios = list(named)
+    family = record.get("suite_id", "")
+    if "endpoints" in family:
+        scenarios = ["endpoints"]
+    if len(scenarios) == 1:
+        record["scenario"] = scenarios[0]
+    elif scenarios:
+        record["scenario"] = scenarios[0]
+        undecided.append(
+            f"scenario: the text names {', '.join(scenarios)}; the draft took {scenarios[0]} (near the headline)"
+        )
+    if "scenario" not in record and "endpoints" not in family:
+        undecided.append(
+            "scenario: its own words and sentence name none (offline, server, interactive, single-stream); "
+            "one named elsewhere in the text is another number's"
+        )
 
 
 def _divisions(where: str) -> list[str]:
