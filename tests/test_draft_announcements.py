@@ -1,4 +1,4 @@
-"""`benchkg draft` on announcements as they are really written: 49 texts modelled on real announcements
+"""`benchkg draft` on announcements as they are really written: 52 texts modelled on real announcements
 of MLPerf Inference results (tests/fixtures/draft/announcements/README.md), each with the claims a
 careful curator enters from it, field for field. The reading rules these hold are in docs/records.md
 ("Drafting from a text").

@@ -1313,7 +1313,7 @@ def _scenario(record: dict, scopes: list[str], whole: str, single: bool, undecid
         undecided.append(
             f"scenario: the text names {', '.join(scenarios)}; the draft took {scenarios[0]} (near the headline)"
         )
-    if "scenario" not in record and "endpoints" not in family:
+    if "scenario" not in record and "endpoints" not in family and len(scopes) > 1:  # (a text with no number: none)
         undecided.append(
             "scenario: its own words and sentence name none (offline, server, interactive, single-stream); "
             "one named elsewhere in the text is another number's"
