@@ -386,24 +386,24 @@ def sentences(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def figures(text: str) -> list[Figure]:
-    """Every number in ``text`` with a throughput, latency or count unit after it, in order."""
+def figures(text: str, left: list[str] | None = None) -> list[Figure]:
+    """Every number in ``text`` with a throughput, latency or count unit after it, in order; a throughput
+    that is no claim's number (:func:`_not_a_result`) is said in ``left``, as draft says it on stderr."""
     out = []
     for offset, sentence in sentences(text):
         for m in mentions(sentence):
             # what follows a number is read near it (a slice to the sentence's end was quadratic)
             after = sentence[m.end : m.end + 200]
             before = sentence[max(0, m.start - 12) : m.start]
+            why = _not_a_result(sentence, m)
+            if why and left is not None and any(p.search(after[:80]) for p, what in UNITS if what[0] == "throughput"):
+                left.append(f"{_as_written(m)}: {why} (no claim drafted): {_short(sentence, 100)!r}")
             if (
-                NOT_A_FIGURE.match(after)
+                why
+                or NOT_A_FIGURE.match(after)
                 or re.search(r"[$€£]\s*$|\bUSD\s*$|\bv$|\bversion\s*$", before, re.I)
                 or m.multiplier in ("b", "bn", "billion")
                 or _NOT_REACHED.search(sentence[max(0, m.start - 40) : m.start])  # a mark not reached
-                or _BOUND.search(_before_digits(sentence, m))  # "over 1 million": a mark passed
-                or _PART_STATISTIC.search(sentence[: m.start])  # "Highest single-node throughput: 62,803.9"
-                or _SUPPOSED.search(sentence[: m.start])  # "If an R7515 outputs 23,290 samples per second"
-                or _REQUIRED.search(sentence)  # "the benchmark sets … 25 tokens per second per user"
-                or (m.range_low is not None and not _counted(sentence, m))  # "100,000 to 110,000": no one result
             ):
                 continue
             unit = next((what for pattern, what in UNITS if pattern.search(after[:80])), None)
@@ -412,6 +412,25 @@ def figures(text: str) -> list[Figure]:
             out.append(Figure(m, unit[0], unit[1], sentence))
     _own_words(out)
     return out
+
+
+def _not_a_result(sentence: str, m: Mention) -> str:
+    """Why a number is no claim's number, or "": a range over several results ("100,000 to 110,000"), a
+    mark passed ("over 1 million"), a statistic of a run's parts ("Highest single-node throughput:
+    62,803.9"), a condition ("If an R7515 outputs 23,290 …"), the benchmark's latency bounds."""
+    return (
+        "a range, not one result" if m.range_low is not None and not _counted(sentence, m)
+        else "a mark passed, not a result" if _BOUND.search(_before_digits(sentence, m))
+        else "a statistic of the run's parts" if _PART_STATISTIC.search(sentence[: m.start])
+        else "a condition or an example, not a result" if _SUPPOSED.search(sentence[: m.start])
+        else "a latency bound of the benchmark, not a result" if _REQUIRED.search(sentence)
+        else ""
+    )  # fmt: skip
+
+
+def _as_written(m: Mention) -> str:
+    """A number as a note writes it: "1,200,000 to 1,400,000" for a range."""
+    return f"{m.range_low:,} to {m.value:,}" if m.range_low is not None else f"{m.value:,}"
 
 
 #: where one figure's words end and the next one's begin: a comma, "and", a semicolon, "while"
@@ -430,31 +449,6 @@ def _counted(sentence: str, m: Mention) -> bool:
     return bool(
         re.match(r"\s*(?:[\w.-]+\s+){0,3}(?:gpus|accelerators|chips|nodes)\b", sentence[m.end : m.end + 60], re.I)
     )
-
-
-def left_out(text: str) -> list[str]:
-    """The throughputs of ``text`` that are no claim's number: a range over several results, a mark
-    passed ("over 1 million"), a statistic of a run's parts; each as the draft says it on stderr."""
-    out = []
-    for _, sentence in sentences(text):
-        for m in mentions(sentence):
-            after = sentence[m.end : m.end + 80]
-            if not any(pattern.search(after) for pattern, what in UNITS if what[0] == "throughput"):
-                continue
-            before = _before_digits(sentence, m)
-            why = (
-                "a range, not one result" if m.range_low is not None
-                else "a mark passed, not a result" if _BOUND.search(before)
-                else "a statistic of the run's parts" if _PART_STATISTIC.search(sentence[: m.start])
-                else "a condition or an example, not a result" if _SUPPOSED.search(sentence[: m.start])
-                else "a latency bound of the benchmark, not a result" if _REQUIRED.search(sentence)
-                else "an earlier figure given for comparison" if _EARLIER.search(before) and "previous" in sentence.lower()
-                else ""
-            )  # fmt: skip
-            if why:
-                what = f"{m.range_low:,} to {m.value:,}" if m.range_low is not None else f"{m.value:,}"
-                out.append(f"{what}: {why} (no claim drafted): {_short(sentence, 100)!r}")
-    return out
 
 
 def _own_words(found: list[Figure]) -> None:
@@ -564,7 +558,7 @@ def groups(found: list[Figure], names: Names | None = None) -> list[Group]:
         for place in (_clause(f), f.sentence):
             bisect.insort(leads.setdefault(place, []), i)
 
-    for f in (f for f in found if f.kind == "throughput" and not _earlier(f, names)):
+    for f in (f for f in found if f.kind == "throughput"):
         values = seen.setdefault((f.unit, f.scope), _Values())
         same = min((i for i, x in values.near(f) if _restates(x, f)), default=None)
         if same is not None:
@@ -745,15 +739,23 @@ def _forget() -> None:
 def _draft(path: Path, names: Names) -> list[Draft]:
     text, heading = read_page(path)
     source_id = page_id(path.stem)
-    found = figures(text)
+    left: list[str] = []
+    found = figures(text, left)
+    claimed = []
+    for f in found:
+        if f.kind == "throughput" and _earlier(f, names):  # given for comparison: no claim, nor reported
+            why = "an earlier figure given for comparison"
+            left.append(f"{_as_written(f.mention)}: {why} (no claim drafted): {_short(f.sentence, 100)!r}")
+        else:
+            claimed.append(f)
     title = heading or _headline(text) or path.stem
-    claims: list[Group | None] = list(groups(found, names)) or [None]
+    claims: list[Group | None] = list(groups(claimed, names)) or [None]
     source = {"id": source_id, "name": _short(title, 200), "notes": f"Drafted by benchkg draft from {path.name}."}
     leads = [g.lead for g in claims if g]
     out = []
     for group in claims:
         others = [f for f in leads if not group or f is not group.lead]
-        record, undecided = _claim("", group, text, title, names, found, len(claims) == 1, others)
+        record, undecided = _claim("", group, text, title, names, claimed, len(claims) == 1, others)
         record["sources"] = _quotes(group, found, source_id, title, single=len(claims) == 1)
         suite = vendor_suite(record, source_id, names) if record.pop("_vendor", False) else None
         out.append(Draft(record, source, found, undecided, suite))
@@ -762,7 +764,7 @@ def _draft(path: Path, names: Names) -> list[Draft]:
     for n, d in enumerate(out, 1):
         d.record["id"] = source_id if len(out) == 1 else f"{source_id}-{n}"
         d.record = _ordered(d.record)
-    out[0].undecided += [f"left out {why}" for why in left_out(text)]
+    out[0].undecided += [f"left out {why}" for why in left]
     return out
 
 
@@ -922,7 +924,7 @@ def _the_number(
     others = [f for f in group.reported if f.mention.value != lead.mention.value]
     if single:  # the only claim of a text: every other throughput it states is reported with it
         taken = {id(f) for f in (lead, *group.restated, *others)}
-        others += [f for f in found if f.kind == "throughput" and id(f) not in taken and not _earlier(f, names)]
+        others += [f for f in found if f.kind == "throughput" and id(f) not in taken]
     if others:
         record["reported"] = [
             {"metric": "throughput", "value": _number(f.mention.value), "unit": f.unit, "scope": f.scope}
