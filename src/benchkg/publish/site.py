@@ -43,7 +43,7 @@ from benchkg.kernel.vocab import BK, DATA_PREFIXES, DEFAULT_BASE
 from benchkg.publish import conneg, jsonld
 from benchkg.publish.dataset import DUMPS, dataset_stats, describe
 from benchkg.publish.entities import LDP, entity_page, kind_container, kind_index, ontology_page
-from benchkg.publish.export import refuse_inside, serialize_graph
+from benchkg.publish.export import refuse_inside, write_graph
 from benchkg.publish.pages import esc, link, page, search_form, table
 from benchkg.publish.querypages import queries_index, query_page
 from benchkg.publish.sitegraph import SINGULAR, Renderer, SiteGraph
@@ -349,9 +349,9 @@ def _write_data(store, out: Path, base: str, endpoint: str | None) -> tuple[dict
     (out / "dumps").mkdir(exist_ok=True)
     sizes = {}
     for fmt, (name, _, _) in DUMPS.items():
-        data = serialize_graph(store, fmt, base)
-        (out / "dumps" / name).write_bytes(data)
-        sizes[fmt] = len(data)
+        with open(out / "dumps" / name, "wb") as dump:  # (streamed: a dump is never held whole)
+            write_graph(store, fmt, dump, base)
+        sizes[fmt] = (out / "dumps" / name).stat().st_size
     stats = dataset_stats(store, base)
     (out / "void.ttl").write_bytes(describe(stats, sizes, base, endpoint))
     (out / ".well-known").mkdir(exist_ok=True)
