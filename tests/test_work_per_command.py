@@ -159,7 +159,11 @@ def _pair_group(data: Path, n: int) -> None:
         vendor |= {"accelerator_count": count, "measured_by": "vendor"}
         for claim in (audited, vendor):
             claim["sources"] = [
-                {"source_id": "mlperf-inference-v6.1-results", "quote": f"{claim['value']} tokens/s", "retrieved": "2026-12-06"}
+                {
+                    "source_id": "mlperf-inference-v6.1-results",
+                    "quote": f"{claim['value']} tokens/s",
+                    "retrieved": "2026-12-06",
+                }
             ]
             (data / "benchmarks" / f"{claim['id']}.json").write_text(json.dumps(claim, indent=2))
 
@@ -189,7 +193,9 @@ def test_a_vendor_claim_meets_a_handful_of_candidates_not_its_whole_group(data_c
     rows = kg.query("vendor-vs-audited", model="gpt-oss-120b", scenario="offline", limit=0)
     partner = {r["vendor_claim"]: r["audited_claim"] for r in rows if r["vendor_claim"].startswith("vendor-")}
     expected = {
-        f"vendor-{i:03}": max((a for a in audited if a["accelerator_count"] == (8, 72)[i % 2]), key=lambda a: a["value"])["id"]
+        f"vendor-{i:03}": max(
+            (a for a in audited if a["accelerator_count"] == (8, 72)[i % 2]), key=lambda a: a["value"]
+        )["id"]
         for i in range(n)
     }
     assert partner == expected

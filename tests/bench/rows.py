@@ -30,7 +30,6 @@ def asked(synthetic: bool) -> dict[str, dict[str, str]]:
     """The answers to write, by file name: every saved query (with the synthetic ids it needs), and
     the whole-table ones again with an analyst's filter."""
     from bench import FILTERED, PARAMS
-
     from benchkg.answers.savedquery import saved_queries
 
     out = {name: (PARAMS.get(name, {}) if synthetic else {}) for name in saved_queries()}
