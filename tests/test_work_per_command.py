@@ -199,3 +199,91 @@ def test_a_vendor_claim_meets_a_handful_of_candidates_not_its_whole_group(data_c
         for i in range(n)
     }
     assert partner == expected
+
+
+def _separable() -> list[str]:
+    from benchkg.answers.savedquery import saved_queries
+
+    return [name for name, saved in saved_queries().items() if saved.separable]
+
+
+@pytest.mark.parametrize("name", _separable())
+def test_a_separable_answer_runs_its_query_once_and_says_what_two_runs_said(full_kg, name):
+    """Issue 42: an answer and what its like-with-like defaults left out come from one run of the query
+    (with those defaults lifted; the rows they keep found by one small query over the slice). The
+    rows and the note are those of the query run with its defaults and the note counted from a second
+    run with them lifted, as before, for the whole answer and its first page."""
+    from benchkg.answers.answering import assemble
+    from benchkg.answers.caveats import answer_claims, left_out
+    from benchkg.answers.queries import find_query, run_query, settle
+    from benchkg.graph.backend import watching
+
+    saved, backend = find_query(name), full_kg.backend
+    runs: list[str] = []
+    with watching(lambda query, _seconds: runs.append(query)):
+        answer = assemble(saved, {}, backend)
+        first_page = assemble(saved, {}, backend, limit=5)
+    # once per answer, and six small queries at most each: the unit auto stands for, the rows the defaults
+    # keep, the caveats (two), the values of what was left out and the results that state no tier
+    assert runs.count(name) == 2 and runs.count("query") <= 12, runs
+
+    settled = settle(saved, {}, full_kg.base, backend.select)
+    alone = run_query(backend, saved, settled)
+    assert answer.results.rows == alone.rows and first_page.results.rows == alone.rows[:5]
+    assert first_page.results.count == answer.results.count == len(alone.rows)
+    twice = left_out(
+        saved,
+        {},
+        lambda p: run_query(backend, saved, {**settled, **p}),
+        backend.select,
+        answer_claims(alone, saved.claims),
+        settled,
+    )
+    assert answer.left_out == first_page.left_out == twice
+    assert bool(twice) == (name != "open-vs-closed")  # (its defaults leave out nothing on data/)
+
+
+def test_an_empty_answer_runs_its_query_once_besides_what_empties_it(full_kg):
+    """An empty answer of a separable query: one run for the rows and what the defaults left out; the
+    runs that find which parameter emptied it (lifting the parameters typed, together and then each
+    alone: four here) come on top, no more (the note lifting the defaults ran the query once more
+    before). The note is the one those runs say."""
+    from benchkg.answers.answering import assemble
+    from benchkg.answers.explain import why_empty
+    from benchkg.answers.queries import find_query, run_query, settle
+    from benchkg.graph.backend import watching
+
+    saved, backend = find_query("leaderboard"), full_kg.backend
+    asked = {"model": "gpt-oss-120b", "scenario": "interactive", "suite": "mlperf-inference-v4.1"}
+    runs: list[str] = []
+    with watching(lambda query, _seconds: runs.append(query)):
+        answer = assemble(saved, asked, backend)
+    settled = settle(saved, asked, full_kg.base, backend.select)
+    lifting: list[dict] = []
+
+    def run(p, **window_):
+        lifting.append(p)
+        return run_query(backend, saved, p, **window_)
+
+    said = why_empty(saved, {**asked, **settled}, run, given=set(asked))
+    assert not answer.results.rows and runs.count("leaderboard") == 1 + len(lifting) == 5, runs
+    assert answer.empty == said and "suite=mlperf-inference-v4.1 (--param suite=any gives 9 rows)" in said
+
+
+def test_the_queries_read_from_one_run_are_those_whose_rows_stand_alone(tmp_path):
+    """Listings and pairs keyed by division, tier and unit are separable; a query that ranks across
+    claims (the best per chip, per round) is not, and a '#+ separable:' line on a column that holds no
+    claim or over a step that ranks rows is refused."""
+    from benchkg.answers.savedquery import parse_query_text
+    from benchkg.kernel.errors import QueryError
+
+    assert set(_separable()) == {
+        "leaderboard",
+        "per-watt-of-tdp",
+        "tokens-per-bandwidth",
+        "capped-vs-uncapped",
+        "open-vs-closed",
+    }
+    for header in ("#+ claims: claim\n#+ separable: system", "#+ claims: claim\n#+ separable: claim\n#+ then: best"):
+        with pytest.raises(QueryError, match="separable"):
+            parse_query_text(f"{header}\nSELECT ?claim WHERE {{ ?claim ?p ?o }}", tmp_path / "mine.rq")

@@ -12,12 +12,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from benchkg.answers.algebra import unpaired_note
-from benchkg.answers.caveats import Caveat, answer_caveats, answer_claims, left_out
+from benchkg.answers.caveats import Caveat, answer_caveats, answer_claims, left_out, like_defaults
 from benchkg.answers.disclosure import Disclosure, disclose
 from benchkg.answers.explain import absent_rounds, why_empty
-from benchkg.answers.queries import run_query, settle, unpaired_text
+from benchkg.answers.queries import in_slice_text, run_query, settle, unpaired_text
 from benchkg.answers.savedquery import ANY, SavedQuery
-from benchkg.kernel.rows import Results
+from benchkg.kernel.rows import Results, window
 from benchkg.kernel.vocab import DEFAULT_BASE
 
 
@@ -102,7 +102,15 @@ def assemble(
         return results
 
     windowed = limit is not None or offset
-    results = settled_run(params, limit=limit, offset=offset) if windowed else settled_run(params)
+    lifted = like_defaults(saved, params) if saved.separable else []
+    if lifted:  # one run with the like-with-like defaults lifted: the answer is the rows they keep
+        results = kept_rows(
+            saved, settled_run({**params, **{n: ANY for n in lifted}}), {**params, **settled}, select, base
+        )
+        whole[tuple(sorted({**settled, **params}.items()))] = results
+        results = window(results, limit, offset, claims=saved.claims) if windowed else results
+    else:
+        results = settled_run(params, limit=limit, offset=offset) if windowed else settled_run(params)
     caveats = answer_caveats(select, results, saved.claims)
     kept = answer_claims(results, saved.claims)
     answer = Answer(
@@ -126,6 +134,19 @@ def assemble(
     if cite:
         answer.disclosure = disclose(select, results, saved.claims)
     return answer
+
+
+def kept_rows(
+    saved, everything: Results, values: dict[str, str], select: Callable, base: str = DEFAULT_BASE
+) -> Results:
+    """The rows of a ``#+ separable:`` query's answer ``everything`` (run with its like-with-like defaults
+    lifted) whose claim its slice keeps with ``values``, in their order: its answer with the defaults in
+    force, found by one small query over those claims instead of a second run of the query."""
+    column = saved.separable
+    claims = sorted({row[column].value for row in everything.rows if column in row})
+    keep = {str(r["c"]) for r in select(in_slice_text(saved, claims, values, base, select))} if claims else set()
+    rows = [row for row in everything.rows if column in row and row[column].value in keep]
+    return Results(everything.vars, rows, extra=everything.extra)
 
 
 def without_partner(saved, params: dict[str, str], results, select: Callable, base: str = DEFAULT_BASE) -> str:

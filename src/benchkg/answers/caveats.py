@@ -277,6 +277,20 @@ def format_caveats(caveats: list[Caveat], rows: int) -> str:
 LIKE_WITH_LIKE = {"unit": "unit", "accuracy": "accuracy-tier", "division": "division", "system_type": "system-type"}
 
 
+def like_defaults(saved, params: dict[str, str]) -> list[str]:
+    """The like-with-like parameters (:data:`LIKE_WITH_LIKE`) of ``saved`` left at a default by ``params``.
+
+    >>> from benchkg.answers.queries import find_query
+    >>> like_defaults(find_query("leaderboard"), {"division": "open"})
+    ['unit', 'accuracy', 'system_type']
+    """
+    return [
+        name
+        for name in LIKE_WITH_LIKE
+        if name in saved.params and name not in params and saved.params[name].default is not None
+    ]
+
+
 def left_out(
     saved,
     params: dict[str, str],
@@ -291,11 +305,7 @@ def left_out(
     ``run(params)`` answers the same query with other parameters; ``kept`` is the answer's claims;
     ``settled`` what an ``auto`` default stood for (:func:`benchkg.answers.queries.settle`).
     """
-    defaults = [
-        name
-        for name in LIKE_WITH_LIKE
-        if name in saved.params and name not in params and saved.params[name].default is not None
-    ]
+    defaults = like_defaults(saved, params)
     if not defaults or not saved.claims:
         return ""
 

@@ -225,11 +225,33 @@ def unpaired_text(
     >>> "measured-by-vendor" in unpaired_text(q, {"model": "llama2-70b", "scenario": "server", "accuracy": "any"})
     True
     """
+    assert query.unpaired is not None, "a pairing query"
+    return _sliced(query, "DISTINCT ?c", query.unpaired[1], values, base, select)
+
+
+def in_slice_text(
+    query: SavedQuery,
+    claims: list[str],
+    values: dict[str, str],
+    base: str = DEFAULT_BASE,
+    select: Callable[[str], list[dict]] | None = None,
+) -> str:
+    """The SELECT of those of ``claims`` (IRIs) that the query's slice keeps with ``values``: the rows of a
+    ``#+ separable:`` query run with its defaults lifted that the defaults keep.
+
+    >>> text = in_slice_text(find_query("leaderboard"), ["https://x/c"], {"unit": "tokens/s"})
+    >>> "VALUES ?c { <https://x/c> }" in text and "division-closed" in text
+    True
+    """
+    return _sliced(query, "?c", "VALUES ?c { " + " ".join(f"<{c}>" for c in claims) + " }", values, base, select)
+
+
+def _sliced(query: SavedQuery, projection: str, pattern: str, values: dict, base: str, select) -> str:
+    """A SELECT of ``projection`` over ``pattern`` on ``?c`` with the query's slice and parameters."""
     from dataclasses import replace
 
     prefixes = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
-    assert query.unpaired is not None, "a pairing query"
-    text = prefixes + f"SELECT DISTINCT ?c WHERE {{ {query.unpaired[1]}\n# slice ?c\n}}"
+    text = prefixes + f"SELECT {projection} WHERE {{ {pattern}\n# slice ?c\n}}"
     return bound_text(replace(query, text=text), values, base, select)
 
 

@@ -13,6 +13,12 @@ takes::
 
 ``claims`` names the columns that hold claims: the comparison caveats of the answer are theirs.
 In the query a parameter is written ``$model``.
+
+``#+ separable: COLUMN`` says that each row stands on the claim in COLUMN alone: the slice is on that
+claim, and no row depends on a claim the like-with-like defaults leave out (a listing; a pair keyed by
+division, tier and unit). The answer and what its defaults left out are then read from one run of the
+query with those defaults lifted (:mod:`benchkg.answers.answering`). A query that ranks or groups
+across claims (the best per chip, per round) is not separable.
 """
 
 from __future__ import annotations
@@ -91,6 +97,7 @@ class SavedQuery:
     keep: tuple[str, ...] = ()  # "#+ keep: COLUMN…": columns a table never drops for width (what makes a row honest)
     unpaired: tuple[str, str] | None = None  # "#+ unpaired: COLUMN PATTERN": the claims ?c of PATTERN a row could pair
     missing: str = ""  # "#+ missing: FACT": the unpaired claims lack FACT (the note names it, not a partner)
+    separable: str = ""  # "#+ separable: COLUMN": each row stands on its claim in COLUMN alone (see below)
 
     @property
     def builtin(self) -> bool:
@@ -193,6 +200,8 @@ def parse_query_text(text: str, path: Path) -> SavedQuery:
             query.unpaired = (column, pattern.strip())
         elif key == "missing":
             query.missing = rest.strip()
+        elif key == "separable":
+            query.separable = rest.strip()
         elif key == "then":  # "#+ then: NAME [KEY=VALUE …]" (shell quoting)
             words = shlex.split(rest) or [""]
             if words[0] not in POST_STEPS or not all("=" in w for w in words[1:]):
@@ -205,6 +214,11 @@ def parse_query_text(text: str, path: Path) -> SavedQuery:
             if set(opts) != {"label", "value"}:
                 raise QueryError(f"{path}:{n}: a chart line is '#+ chart: label=COLUMN value=COLUMN'")
             query.chart = (opts["label"], opts["value"])
+    if query.separable and (query.separable not in query.claims or query.then not in ("", "one-per-claim")):
+        raise QueryError(
+            f"{path}: '#+ separable: {query.separable}' names a column of '#+ claims:', in a query whose rows "
+            "go through no step that ranks or merges them (one-per-claim at most)"
+        )
     if not query.builtin and not query.claims and re.search(r"(?i)\bSELECT\b[^{]*\?claim\b", text):
         query.claims = ("claim",)  # a query of one's own with a claim column gets its caveats, header or not
     if not query.builtin:  # benchkg's own use COALESCE($x, ?x) knowingly; a test holds them to it

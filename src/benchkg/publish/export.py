@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from pyoxigraph import Quad, RdfFormat, Triple, parse, serialize
+from pyoxigraph import RdfFormat, parse, serialize
 
 from benchkg.graph.store import content_quads
 from benchkg.kernel.atomic import write_atomic
@@ -59,7 +59,7 @@ RUN = 250_000
 _RDF_FORMATS = {"ttl": RdfFormat.TURTLE, "nt": RdfFormat.N_TRIPLES, "trig": RdfFormat.TRIG, "nq": RdfFormat.N_QUADS}
 
 
-def _key(item: Quad | Triple) -> tuple[str, str]:
+def _key(item: Any) -> tuple[str, str]:
     """The order of an export: by graph, then as written."""
     return str(getattr(getattr(item, "graph_name", None), "value", "")), str(item)
 
@@ -80,7 +80,7 @@ def sorted_items(store, fmt: str, base: str = DEFAULT_BASE, run: int | None = No
 
     A triple that two graphs hold is written once, in memory and merged from runs alike:
 
-    >>> from pyoxigraph import NamedNode, Store
+    >>> from pyoxigraph import NamedNode, Quad, Store
     >>> small, x = Store(), NamedNode("https://x/s")
     >>> for g in ("https://x/g1", "https://x/g2", "https://x/g3"):
     ...     small.add(Quad(x, x, NamedNode(g), NamedNode("https://x/g1")))
@@ -90,12 +90,12 @@ def sorted_items(store, fmt: str, base: str = DEFAULT_BASE, run: int | None = No
     """
     run = run or RUN
     quads = FORMATS[fmt][1]
-    items = content_quads(store, base) if quads else (q.triple for q in content_quads(store, base))
+    items: Iterator[Any] = content_quads(store, base) if quads else (q.triple for q in content_quads(store, base))
     dump = RdfFormat.N_QUADS if quads else RdfFormat.N_TRIPLES
     with tempfile.TemporaryDirectory(prefix="benchkg-export-") as tmp:
         runs = []
         for number in itertools.count():
-            chunk = list(itertools.islice(items, run))
+            chunk: list[Any] = list(itertools.islice(items, run))
             if not chunk:
                 break
             chunk = sorted(chunk if quads else set(chunk), key=_key)
