@@ -32,7 +32,7 @@ from benchkg.importers.common import record_text, slug  # noqa: F401 - record_te
 from benchkg.importers.populations import among_of
 from benchkg.importers.tables import table_sentences
 from benchkg.kernel.errors import UsageError
-from benchkg.kernel.numbers import Mention, mentions
+from benchkg.kernel.numbers import NUMBER_WORDS, Mention, mentions
 from benchkg.records.names import Names, Spans
 from benchkg.records.reader import reserved_id
 
@@ -688,10 +688,6 @@ def _states_context(sentence: str, start: int, end: int) -> bool:
 
 
 #: number words a release writes counts in
-WORDS = {
-    "a": 1, "an": 1, "a single": 1, "one": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "sixteen": 16, "eighteen": 18,
-}  # fmt: skip
 _NUMBER = (
     r"(?P<n>a\s+single|an?|one|single|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|eighteen|\d+)"
 )
@@ -714,7 +710,7 @@ _RACK = re.compile(rf"(?<![\w.,\-–]){_NUMBER}\s+(?:[\w.-]+\s+){{0,3}}(?:rack|s
 
 def _word_number(text: str) -> int:
     text = " ".join(text.lower().split())
-    return int(text) if text.isdigit() else WORDS[text]
+    return int(text) if text.isdigit() else NUMBER_WORDS[text]
 
 
 def draft(path: Path, names: Names) -> list[Draft]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from benchkg.kernel.numbers import NUMBER_WORDS
 from benchkg.records.names import Names
 
 _CLOSED = re.compile(r"\bclosed\b", re.I)
@@ -26,7 +27,6 @@ _KINDS = (
 )
 #: "AMD-based", "on AMD GPUs", "any NVIDIA system": a vendor's name right before these words
 _VENDOR_AFTER = r"(?:[- ]based\b|\s+(?:gpus?|accelerators?|chips?|hardware|silicon|systems?|platforms?|instinct)\b)"
-_WORD_COUNTS = {"one": 1, "single": 1, "a single": 1, "two": 2, "four": 4, "eight": 8, "sixteen": 16}
 _SIZE = re.compile(r"\b(\d+|one|two|four|eight|sixteen)[- ](?:gpu|accelerator|chip)\b", re.I)
 _NODES = re.compile(r"\b(\d+|one|two|four|eight|single|a single)[- ](?:node|server)\b", re.I)
 _PHRASE = re.compile(r"\b(?:among|of any|of all|across all|in any)\s+([^,.;:!?]+)", re.I)
@@ -81,7 +81,7 @@ def among_of(words: str, record: dict, names: Names) -> tuple[dict, str]:
 
 
 def _count(word: str) -> int:
-    return int(word) if word.isdigit() else _WORD_COUNTS[word.lower()]
+    return int(word) if word.isdigit() else NUMBER_WORDS[word.lower()]
 
 
 def _unread(words: str, names: Names) -> str:

@@ -12,6 +12,12 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+#: counts written as words ("a single node", "Sixteen GB200 GPUs"), for ``draft`` and the populations it reads
+NUMBER_WORDS = {
+    "a": 1, "an": 1, "a single": 1, "one": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "sixteen": 16, "eighteen": 18,
+}  # fmt: skip
+
 _SEPARATOR = "[,\u00a0\u202f\u2009 ]"  # comma, no-break space, narrow no-break space, thin space, space
 _MULTIPLIERS = {
     "k": 10**3,
