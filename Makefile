@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 # two workers (pytest-xdist) on two cores; PYTEST_WORKERS= runs the tests in one process
 PYTEST_WORKERS ?= -n 2
 
-.PHONY: demo test check lint test-tools install clean bench bench-import bench-data bench-serve bench-reference bench-algebra bench-draft site
+.PHONY: demo test check lint test-tools install clean bench bench-import bench-data bench-serve bench-reference bench-algebra bench-draft bench-rows site
 
 $(BIN)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "benchkg needs Python >= 3.11")'
@@ -71,3 +71,7 @@ bench-algebra: install
 
 bench-draft: install
 	$(BIN)/python tests/bench/draft_bench.py $(BENCH_ARGS)
+
+# every saved query's rows on data/ and 10,000 claims, kept by the first run and compared by the next
+bench-rows: install
+	$(BIN)/python tests/bench/rows.py $(BENCH_ARGS)

@@ -86,6 +86,16 @@ def check_reference(out: str) -> None:
     assert len(re.findall(r"^(first|validate again).*: \d+\.\d\d s$", out, re.M)) == 4, out
 
 
+def check_rows(out: str) -> None:
+    """The first run keeps the rows or compares them with those kept; a second run compares, and finds
+    them the same (nothing changed between the two)."""
+    assert re.search(r"^data/: 3 answers( kept in \.benchkg/rows-smoke/0|; rows the same, byte for byte)", out, re.M), (
+        out
+    )
+    again = run_make("bench-rows")
+    assert re.search(r"^data/: 3 answers; rows the same, byte for byte$", again, re.M), again
+
+
 def check_serve(out: str) -> None:
     assert len(re.findall(r"^(in-process|serve) (small|leaderboard): \d+ ms$", out, re.M)) == 4, out
     assert re.search(
@@ -100,6 +110,7 @@ CHECKS = {
     "bench-draft": check_draft,
     "bench-import": check_import,
     "bench-reference": check_reference,
+    "bench-rows": check_rows,
     "bench-serve": check_serve,
 }
 
