@@ -35,7 +35,6 @@ def asked(synthetic: bool, only: tuple[str, ...] = ()) -> dict[str, dict[str, st
     """The answers to write, by file name: every saved query (with the synthetic ids it needs), and
     the whole-table ones again with an analyst's filter; ``only`` those queries when given."""
     from bench import FILTERED, PARAMS
-
     from benchkg.answers.savedquery import saved_queries
 
     out = {name: (PARAMS.get(name, {}) if synthetic else {}) for name in saved_queries()}
