@@ -57,6 +57,11 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def progress(size: int, started: float, what: str) -> None:
+    """Say on stderr what the size's run has reached (an unfinished run then shows where it was)."""
+    print(f"  {size:,} claims, {time.perf_counter() - started:6.0f} s: {what}", file=sys.stderr, flush=True)
+
+
 def measure(size: int, work: Path) -> dict:
     """All benchkg timings for one size (runs in its own process)."""
     import gc
@@ -73,17 +78,20 @@ def measure(size: int, work: Path) -> dict:
     from benchkg.publish.export import export_graph
 
     out: dict = {"size": size}
-    t = time.perf_counter()
+    started = t = time.perf_counter()
     data = generate(work, size, base_data=ROOT / "data")
     out["generate_s"] = time.perf_counter() - t
+    progress(size, started, "generated; cold build")
     t = time.perf_counter()
     built = build_graph(data)
     out["cold_build_s"] = time.perf_counter() - t
+    progress(size, started, "built; validate")
     out["quads"] = len(built.store)
     t = time.perf_counter()
     report = validate_graph(built.store, data, cache=cache_path_for(data))
     out["validate_s"] = time.perf_counter() - t
     out["findings"] = len(report.findings)
+    progress(size, started, "validated; rebuild after one changed file")
     del built, report
     gc.collect()
     path = data / "benchmarks" / "syn-claim-000001.json"
@@ -100,12 +108,14 @@ def measure(size: int, work: Path) -> dict:
     report = validate_graph(store, data, cache=cache_path_for(data))
     out["revalidate_one_s"] = time.perf_counter() - t
     out["rechecked"] = report.rechecked
+    progress(size, started, "revalidated; saved queries")
     assert len(report.findings) == out["findings"], "one changed value and its quote: same findings"
     out["queries"] = {}
     for name in saved_queries():
         t = time.perf_counter()
         rows = run_query(store, name, PARAMS.get(name, {})).rows
         out["queries"][name] = (time.perf_counter() - t, len(rows))
+        progress(size, started, f"query {name}: {out['queries'][name][0]:.2f} s")
     for name, params in FILTERED.items():
         t = time.perf_counter()
         rows = run_query(store, name, params).rows
@@ -117,9 +127,10 @@ def measure(size: int, work: Path) -> dict:
         t = time.perf_counter()
         export_graph(store, work / f"graph.{fmt}")
         out[f"export_{fmt}_s"] = time.perf_counter() - t
+        progress(size, started, f"exported {fmt}")
     del store, built
     gc.collect()
-    out["answers"] = answers(data)
+    out["answers"] = answers(data, lambda what: progress(size, started, what))
     gc.collect()
     for fmt, rdf_format in (("nt", RdfFormat.N_TRIPLES), ("nq", RdfFormat.N_QUADS)):
         t = time.perf_counter()
@@ -142,7 +153,7 @@ ALGEBRA = {
 }
 
 
-def answers(data: Path) -> dict:
+def answers(data: Path, said=lambda what: None) -> dict:
     """Each saved query and algebra command as a user gets it (the answer with its caveats and the
     notes under it: left out, rounds without results, empty because…): seconds for the first page
     (20 rows) and for the whole answer, the rows of the whole, and where the first page's time went:
@@ -176,11 +187,13 @@ def answers(data: Path) -> dict:
             rows = []
             whole, _ = timed(lambda: rows.extend(kg.query(name, limit=0, **params)))
             out[name] = (first, whole, len(rows), split(runs))
+            said(f"answer {name}: first page {first:.2f} s, whole {whole:.2f} s")
         for name, kwargs in ALGEBRA.items():
             first, runs = timed(lambda: kg.results(**kwargs, limit=20))
             rows = []
             whole, _ = timed(lambda: rows.extend(kg.results(**kwargs)))
             out[name] = (first, whole, len(rows), split(runs))
+            said(f"answer {name}: first page {first:.2f} s, whole {whole:.2f} s")
     return out
 
 
@@ -230,7 +243,7 @@ def run_child(kind: str, size: int, timeout: float) -> dict | None:
         try:
             done = subprocess.run(
                 [sys.executable, __file__, "--child", kind, "--sizes", str(size), "--work", tmp],
-                capture_output=True,
+                stdout=subprocess.PIPE,  # (stderr is the user's: the child says there what it has reached)
                 text=True,
                 timeout=timeout,
                 check=True,
@@ -238,7 +251,7 @@ def run_child(kind: str, size: int, timeout: float) -> dict | None:
         except subprocess.TimeoutExpired:
             return None
         except subprocess.CalledProcessError as e:
-            raise SystemExit(f"{kind} at {size} failed:\n{e.stderr[-3000:]}")
+            raise SystemExit(f"{kind} at {size} failed (its error is above)") from e
         return json.loads(done.stdout.strip().splitlines()[-1])
 
 
