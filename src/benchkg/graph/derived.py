@@ -82,6 +82,8 @@ def derive_caveats(
     for old in list(store.quads_for_pattern(manifest, CAVEATS_DONE, None, manifest)):
         store.remove(old)  # back only when this derivation is complete: an interrupted one is redone whole
     done = Quad(manifest, CAVEATS_DONE, Literal(shapes_digest(shape_dirs)), manifest)
+    if claims is None and next(iter(store.quads_for_pattern(None, None, None, graph)), None) is not None:
+        store.remove_graph(graph)  # (all of it is derived again: facts, links and verdicts as they go)
     facts = _facts(store, graph, base, claims if claims_only else None)
     # which audited result each vendor claim restates: when only claims changed, the links from and to
     # them (a changed audited result changes the links of unchanged vendor claims), else all of them;
@@ -117,10 +119,8 @@ def derive_caveats(
     with ThreadPoolExecutor(max_workers=2) as pool:  # Oxigraph runs queries without Python's lock
         for found in pool.map(run, jobs):
             quads += found
-    if claims is None:
-        if next(iter(store.quads_for_pattern(None, None, None, graph)), None) is not None:
-            store.remove_graph(graph)
-        store.bulk_extend(sorted(set(quads + finding_quads + facts), key=str))
+    if claims is None:  # (the facts, links and verdicts are in the store already)
+        store.bulk_extend(sorted(set(quads + finding_quads), key=str))
     else:
         _remove_redone(store, graph, claims, finding_gotchas, claims_only, redo)
         store.extend(set(quads + finding_quads + facts))
