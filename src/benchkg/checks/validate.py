@@ -97,8 +97,10 @@ def validate_graph(
 def run_pyshacl(store, shapes, base: str = DEFAULT_BASE):
     """pyshacl on the dataset as one rdflib graph; returns (raw results, the report graph)."""
     from pyshacl import validate
+    from rdflib import Graph
 
     graph = data_graph(store, base)
+    shapes = Graph() + shapes  # (a copy: the parsed shapes are shared, see load_shapes)
     # pyshacl keeps some of its frames alive after it returns, and with them every caller frame
     # (and so an open on-disk store, whose lock then blocks the next command in this process).
     # In a worker thread its frames never reach ours.

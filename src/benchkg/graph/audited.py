@@ -17,7 +17,7 @@ from typing import Any
 
 from pyoxigraph import NamedNode, Quad, Store
 
-from benchkg.graph.opening import select
+from benchkg.graph.opening import rows, select
 from benchkg.kernel.vocab import BK, sparql_prefixes
 
 AUDITED_BY = NamedNode(BK + "auditedBy")
@@ -82,8 +82,8 @@ def _keys_of(store: Store, claims: list[str]) -> list[tuple[str, str, str]]:
         + " ".join(f"<{c}>" for c in claims)
         + " } ?claim bk:suite ?suite ; bk:model ?model ; bk:scenario ?scenario }"
     )
-    rows = select(store, query, use_default_graph_as_union=True)
-    return sorted((str(r["suite"]), str(r["model"]), str(r["scenario"])) for r in rows)
+    keys = rows(select(store, query, use_default_graph_as_union=True))
+    return sorted((str(r["suite"]), str(r["model"]), str(r["scenario"])) for r in keys)
 
 
 def audited_quads(store: Store, graph: NamedNode, claims: list[str] | None = None) -> list[Quad]:
@@ -114,8 +114,7 @@ def audited_quads(store: Store, graph: NamedNode, claims: list[str] | None = Non
         if models:  # (the VALUES first: Oxigraph then reads only those models' claims)
             text = text.replace("WHERE {\n", "WHERE {\n  " + models + "\n", 1)
         solutions = select(store, sparql_prefixes() + text, use_default_graph_as_union=True)
-        names = [v.value for v in solutions.variables]
-        return [{n: row[n] for n in names if row[n] is not None} for row in solutions]
+        return [{n: t for n, t in row.items() if t is not None} for row in rows(solutions)]
 
     models = ""
     if claims is not None:

@@ -151,10 +151,10 @@ def run_sparql(
     if not isinstance(solutions, QuerySolutions):
         raise QueryError(f"{name}: only SELECT queries give tables")
     names = [v.value for v in solutions.variables]
-    if limit is None and not offset:
-        rows = [{n: s[n] for n in names if s[n] is not None} for s in solutions]
+    if limit is None and not offset:  # (a solution read in order, not by name: a third of the time)
+        rows = [{n: t for n, t in zip(names, s) if t is not None} for s in solutions]
         return Results(names, rows)
-    keep = [c for c in claims if c in names]
+    keep = [names.index(c) for c in claims if c in names]
     rows, claim_rows, counted, more = [], [], 0, False
     stop = offset + (limit if limit is not None else 0) + COUNT_PAST
     for solution in solutions:
@@ -162,8 +162,8 @@ def run_sparql(
             more = True
             break
         if offset <= counted and (limit is None or len(rows) < limit):
-            rows.append({n: solution[n] for n in names if solution[n] is not None})
+            rows.append({n: t for n, t in zip(names, solution) if t is not None})
         if keep:
-            claim_rows.append(tuple(solution[c].value if solution[c] is not None else None for c in keep))
+            claim_rows.append(tuple(solution[i].value if solution[i] is not None else None for i in keep))
         counted += 1
     return Results(names, rows, counted, more, claim_rows if keep else None)

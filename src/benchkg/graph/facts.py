@@ -35,7 +35,7 @@ from typing import Any
 
 from pyoxigraph import Literal, NamedNode, Quad, Store
 
-from benchkg.graph.opening import select
+from benchkg.graph.opening import rows, select
 from benchkg.kernel.vocab import BK, LOWER_IS_BETTER, UNITS, framework_family, sparql_prefixes
 
 RAN_ON = NamedNode(BK + "ranOn")
@@ -105,7 +105,7 @@ def _claims(store: Store, models: list[str] | None, claims: list[str] | None = N
         text = text.replace("WHERE {\n", "WHERE {\n  VALUES ?model { " + " ".join(models) + " }\n", 1)
         text = text.replace("OPTIONAL { ?claim bk:model ?model }", "?claim bk:model ?model .")
     found: dict[NamedNode, dict[str, Any]] = {}
-    for row in select(store, sparql_prefixes() + text, use_default_graph_as_union=True):
+    for row in rows(select(store, sparql_prefixes() + text, use_default_graph_as_union=True)):
         claim = row["claim"]
         seen = found.setdefault(claim, {"chips": set(), "named": set(), "vendors": set(), "kinds": set()})
         for name in ("model", "unit", "metric", "scope", "v", "derived", "tier", "url", "memory", "fw", "sdfw"):

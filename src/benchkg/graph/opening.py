@@ -14,7 +14,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from pyoxigraph import QuerySolutions, QueryTriples, Store
 
@@ -33,6 +33,18 @@ def select(store: Store, text: str, **options: Any) -> QuerySolutions:
     found = store.query(text, **options)
     assert isinstance(found, QuerySolutions), "a SELECT"
     return found
+
+
+def rows(solutions: QuerySolutions) -> Iterator[dict[str, Any]]:
+    """Each solution as ``{variable: term, or None if unbound}``, read in order (a solution read by name
+    takes three times as long: a third of a cold build's reading of claims).
+
+    >>> list(rows(select(Store(), "SELECT ?n ?m WHERE { VALUES ?n { 1 } }")))
+    [{'n': <Literal value=1 datatype=<NamedNode value=http://www.w3.org/2001/XMLSchema#integer>>, 'm': None}]
+    """
+    names = [v.value for v in solutions.variables]
+    for solution in solutions:
+        yield dict(zip(names, solution))
 
 
 def construct(store: Store, text: str, **options: Any) -> QueryTriples:

@@ -28,7 +28,7 @@ from typing import Any
 from pyoxigraph import Literal, NamedNode, Quad, Store
 
 from benchkg.graph.facts import RDF_TYPE
-from benchkg.graph.opening import select
+from benchkg.graph.opening import rows, select
 from benchkg.kernel.vocab import BK, LOWER_IS_BETTER, UNITS, sparql_prefixes
 
 SUPERLATIVE = NamedNode(BK + "superlative")
@@ -84,18 +84,15 @@ _SETS = ("chip", "vendor", "kind", "audited")
 def _rows(store: Store, text: str, key: str) -> dict[NamedNode, dict[str, Any]]:
     """key -> its one-valued columns, and a set of values for each column that varies across its rows."""
     found: dict[NamedNode, dict[str, Any]] = {}
-    solutions = select(store, sparql_prefixes() + text, use_default_graph_as_union=True)
-    names = [v.value for v in solutions.variables]
-    for row in solutions:
+    for row in rows(select(store, sparql_prefixes() + text, use_default_graph_as_union=True)):
         seen = found.setdefault(row[key], {name: set() for name in _SETS} | {"facets": {}})
-        for name in names:
-            term = row[name]
+        for name, term in row.items():
             if term is None:
                 continue
             if name in _SETS:
                 seen[name].add(term)
             elif name == "facet":
-                given = row["part"] if row["part"] is not None else row["given"]
+                given = row["part"] if row.get("part") is not None else row.get("given")
                 seen["facets"].setdefault(_AMONG.get(term.value.rsplit("#", 1)[1], ""), set()).add(given)
             else:
                 seen[name] = term

@@ -7,6 +7,7 @@ ontology declares every one of them (a test checks the two agree).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import quote, unquote
 
 BK = "https://w3id.org/benchkg/ontology#"
@@ -179,6 +180,7 @@ def record_iri(base: str, kind: str, record_id: str) -> str:
     return f"{base}id/{kind}/{quote(record_id, safe='')}"
 
 
+@lru_cache(maxsize=1 << 16)  # (an answer's caveats name the same few values for thousands of claims)
 def curator_name(iri: str) -> str:
     """What a curator writes for an IRI: a record's id, a controlled value, a unit's symbol, an
     ontology term's local name; any other IRI unchanged.

@@ -59,7 +59,7 @@ IGNORED = {
 }
 
 
-@dataclass
+@dataclass(frozen=True)
 class Check:
     """One compiled query: each solution is one result of ``shape``."""
 
@@ -232,8 +232,20 @@ def _refuse_unsupported(shapes, shape, name: str) -> None:
             )
 
 
+#: the last shapes graph compiled and its checks (:func:`~benchkg.rules.shapes.load_shapes` shares one graph
+#: per set of files: a build and the check after it compile it once)
+_COMPILED: list = [None, []]
+
+
 def compile_shapes(shapes) -> list[Check]:
-    """Every named shape of the shapes graph as SPARQL checks."""
+    """Every named shape of the shapes graph as SPARQL checks (the same graph: the same list)."""
+    if _COMPILED[0] is not shapes:
+        _COMPILED[:] = [shapes, _compile(shapes)]
+    return list(_COMPILED[1])
+
+
+def _compile(shapes) -> list[Check]:
+    """Every named shape of ``shapes`` as SPARQL checks."""
 
     prefixes = {}
     for declaration in shapes.objects(None, URIRef(SH + "declare")):

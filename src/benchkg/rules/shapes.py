@@ -27,13 +27,35 @@ class RawResult:
     message: str
 
 
+#: the shapes parsed in this process, by their files' names, times and sizes (a build and the check after
+#: it read the same shapes: parsed once, 0.08 s of a curator's one-second validate)
+_PARSED: dict[tuple, object] = {}
+
+
 def load_shapes(shape_dirs: Path | tuple[Path, ...] = ()):
     """Parse every ``*.ttl`` of ``shape_dirs`` (a folder or several; benchkg's shapes by default) into
-    one rdflib graph."""
+    one rdflib graph, shared by the callers of this process until a file changes (do not change it).
+
+    >>> load_shapes() is load_shapes()
+    True
+    """
+    files = shape_files((shape_dirs,) if isinstance(shape_dirs, (str, Path)) else tuple(shape_dirs))
+    key = tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in files)
+    if key not in _PARSED:
+        _PARSED.clear()  # (one set of shapes at a time: a test may switch between many)
+        _PARSED[key] = _parse(files)
+    return _PARSED[key]
+
+
+def _parse(files: list[Path]):
+    """The shape files in one rdflib graph.
+
+    :raises InputError: for a file that does not parse, or a shape's SPARQL :func:`_check_sparql` refuses.
+    """
     from rdflib import Graph
 
     graph = Graph()
-    for path in shape_files((shape_dirs,) if isinstance(shape_dirs, (str, Path)) else tuple(shape_dirs)):
+    for path in files:
         one = Graph()
         try:
             one.parse(path, format="turtle")
