@@ -129,8 +129,13 @@ def test_no_function_imports_a_benchkg_module_it_could_import_at_the_top():
     """A function-level import is for a heavy optional library (matplotlib, pyshacl, pandas) or a
     fork-server child, not for dodging a circle: with no circles, every benchkg import is at the top,
     but for the documented few that keep ``benchkg --help`` fast (the CLI imports a command's module
-    when the command runs)."""
-    inner = [(a, b, line) for a, b, line, inside in imports(PACKAGE) if inside and layer(a) != "cli"]
+    when the command runs; the package imports its API when it is first asked for, or importing the
+    CLI would import all of benchkg)."""
+    inner = [
+        (a, b, line)
+        for a, b, line, inside in imports(PACKAGE)
+        if inside and layer(a) != "cli" and (a, b) != ("benchkg", "benchkg.api")
+    ]
     assert inner == [], inner[:10]
 
 
