@@ -234,14 +234,16 @@ def _refuse_unsupported(shapes, shape, name: str) -> None:
 
 #: the last shapes graph compiled and its checks (:func:`~benchkg.rules.shapes.load_shapes` shares one graph
 #: per set of files: a build and the check after it compile it once)
-_COMPILED: list = [None, []]
+_compiled: tuple = (None, ())
 
 
 def compile_shapes(shapes) -> list[Check]:
-    """Every named shape of the shapes graph as SPARQL checks (the same graph: the same list)."""
-    if _COMPILED[0] is not shapes:
-        _COMPILED[:] = [shapes, _compile(shapes)]
-    return list(_COMPILED[1])
+    """Every named shape of the shapes graph as SPARQL checks (the same graph: the same checks)."""
+    global _compiled
+    last = _compiled  # (read once: another thread may compile other shapes meanwhile)
+    if last[0] is not shapes:
+        last = _compiled = (shapes, tuple(_compile(shapes)))
+    return list(last[1])
 
 
 def _compile(shapes) -> list[Check]:

@@ -41,10 +41,12 @@ def load_shapes(shape_dirs: Path | tuple[Path, ...] = ()):
     """
     files = shape_files((shape_dirs,) if isinstance(shape_dirs, (str, Path)) else tuple(shape_dirs))
     key = tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in files)
-    if key not in _PARSED:
+    graph = _PARSED.get(key)
+    if graph is None:
+        graph = _parse(files)
         _PARSED.clear()  # (one set of shapes at a time: a test may switch between many)
-        _PARSED[key] = _parse(files)
-    return _PARSED[key]
+        _PARSED[key] = graph
+    return graph
 
 
 def _parse(files: list[Path]):
