@@ -17,7 +17,7 @@ from typing import Any
 
 from pyoxigraph import NamedNode, Quad, Store
 
-from benchkg.graph.opening import rows, select
+from benchkg.graph.opening import bound_terms, rows, select
 from benchkg.kernel.vocab import BK, sparql_prefixes
 
 AUDITED_BY = NamedNode(BK + "auditedBy")
@@ -111,10 +111,13 @@ def audited_quads(store: Store, graph: NamedNode, claims: list[str] | None = Non
 
     def side(measured_by: str, models: str = "") -> list[dict[str, Any]]:
         text = SIDE % measured_by
-        if models:  # (the VALUES first: Oxigraph then reads only those models' claims)
-            text = text.replace("WHERE {\n", "WHERE {\n  " + models + "\n", 1)
+        if models:  # (the VALUES first, then the model, its fewest claims: Oxigraph reads from the first
+            # pattern it can, and a round's or a scenario's claims are a fifth of all; 0.19 -> 0.06 s a side
+            # at 100,000 claims)
+            text = text.replace("WHERE {\n", "WHERE {\n  " + models + "\n  ?claim bk:model ?model .\n", 1)
         solutions = select(store, sparql_prefixes() + text, use_default_graph_as_union=True)
-        return [{n: t for n, t in row.items() if t is not None} for row in rows(solutions)]
+        names = [v.value for v in solutions.variables]
+        return [bound_terms(names, solution) for solution in solutions]
 
     models = ""
     if claims is not None:

@@ -15,9 +15,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from pyoxigraph import QuerySolutions, Store
 
+from benchkg.graph.opening import bound_terms
 from benchkg.graph.remote import run_remote_sparql, safe_url
 from benchkg.kernel import transport
 from benchkg.kernel.errors import QueryError
@@ -151,18 +153,18 @@ def run_sparql(
     if not isinstance(solutions, QuerySolutions):
         raise QueryError(f"{name}: only SELECT queries give tables")
     names = [v.value for v in solutions.variables]
-    if limit is None and not offset:  # (a solution read in order, not by name: a third of the time)
-        rows = [{n: t for n, t in zip(names, s) if t is not None} for s in solutions]
-        return Results(names, rows)
+    if limit is None and not offset:
+        return Results(names, [bound_terms(names, s) for s in solutions])
     keep = [names.index(c) for c in claims if c in names]
-    rows, claim_rows, counted, more = [], [], 0, False
+    rows: list[dict[str, Any]] = []
+    claim_rows, counted, more = [], 0, False
     stop = offset + (limit if limit is not None else 0) + COUNT_PAST
     for solution in solutions:
         if counted >= stop and limit is not None:
             more = True
             break
         if offset <= counted and (limit is None or len(rows) < limit):
-            rows.append({n: t for n, t in zip(names, solution) if t is not None})
+            rows.append(bound_terms(names, solution))
         if keep:
             claim_rows.append(tuple(solution[i].value if solution[i] is not None else None for i in keep))
         counted += 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from pyoxigraph import Literal, NamedNode, Quad, Store
 
@@ -21,7 +22,7 @@ from benchkg.graph.facts import (
     tiered_models,
 )
 from benchkg.graph.manifest import CAVEATS_DONE, manifest_graph
-from benchkg.graph.opening import construct, select
+from benchkg.graph.opening import construct, rows, select
 from benchkg.graph.superlatives import remove_superlatives, superlative_quads
 from benchkg.kernel.vocab import BK, expand, sparql_prefixes
 from benchkg.records.layout import shape_files
@@ -310,16 +311,48 @@ def partners(store: Store, claims: list[str]) -> set[str]:
     (:mod:`benchkg.checks.incremental`)."""
     if not claims:
         return set()
-    same = " && ".join(f'COALESCE(STR(?{v}), "") = COALESCE(STR(?{v}2), "")' for v in ("s", "n", "sys"))
-    query = (
+    keys = (
         sparql_prefixes()
-        + "SELECT DISTINCT ?c WHERE { VALUES ?x { "
+        + "SELECT DISTINCT ?m ?s ?n ?sys WHERE { VALUES ?x { "
         + " ".join(f"<{c}>" for c in claims)
         + " } ?x bk:model ?m . OPTIONAL { ?x bk:suite ?s } OPTIONAL { ?x bk:acceleratorCount ?n }"
-        + " OPTIONAL { ?x bk:system ?sys } ?c bk:model ?m . OPTIONAL { ?c bk:suite ?s2 }"
-        + f" OPTIONAL {{ ?c bk:acceleratorCount ?n2 }} OPTIONAL {{ ?c bk:system ?sys2 }} FILTER ({same}) }}"
+        + " OPTIONAL { ?x bk:system ?sys } }"
     )
-    return {row["c"].value for row in select(store, query, use_default_graph_as_union=True)}
+    # one query per set of parts the keys state (eight at most): the claims of a key are then read from
+    # its system or model with the parts as values, where reading every claim of the model and comparing
+    # its optional parts read thousands (at 100,000 claims: one claim's 0.09 -> 0.06 s, fifty's 4.2 -> 1.0 s)
+    shapes: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for key in rows(select(store, keys, use_default_graph_as_union=True)):
+        shapes.setdefault(tuple(v for v in _PARTS if key[v] is not None), []).append(key)
+    found: set[str] = set()
+    for stated, of_shape in shapes.items():
+        text = _partners_text(stated, of_shape)
+        found |= {row["c"].value for row in rows(select(store, text, use_default_graph_as_union=True))}
+    return found
+
+
+#: a key's parts beside its model, with their predicates: the system first (its claims are fewest)
+_PARTS = {"sys": "bk:system", "s": "bk:suite", "n": "bk:acceleratorCount"}
+
+
+def _partners_text(stated: tuple[str, ...], keys: list[dict[str, Any]]) -> str:
+    """The claims of ``keys``, each of which states the parts ``stated`` (and the model) and no other.
+
+    >>> from pyoxigraph import NamedNode as N
+    >>> text = _partners_text(("s",), [{"m": N("urn:m"), "s": N("urn:s")}])
+    >>> print(text[text.index("SELECT"):])
+    SELECT DISTINCT ?c WHERE { VALUES (?m ?s) { (<urn:m> <urn:s>) } ?c bk:model ?m ; bk:suite ?s . FILTER NOT EXISTS { ?c bk:system ?_sys } FILTER NOT EXISTS { ?c bk:acceleratorCount ?_n } }
+    """
+    names = ["m", *stated]
+    values = " ".join("(" + " ".join(str(key[v]) for v in names) + ")" for key in keys)
+    required = ([f"{_PARTS['sys']} ?sys"] if "sys" in stated else []) + ["bk:model ?m"]
+    required += [f"{_PARTS[v]} ?{v}" for v in stated if v != "sys"]
+    absent = " ".join(f"FILTER NOT EXISTS {{ ?c {p} ?_{v} }}" for v, p in _PARTS.items() if v not in stated)
+    return (
+        sparql_prefixes()
+        + f"SELECT DISTINCT ?c WHERE {{ VALUES ({' '.join('?' + v for v in names)}) {{ {values} }} "
+        + f"?c {' ; '.join(required)} . {absent} }}"
+    )
 
 
 def finding_focus(store: Store, claims: list[str], old_partners: frozenset[str]) -> set[str]:

@@ -47,6 +47,17 @@ def rows(solutions: QuerySolutions) -> Iterator[dict[str, Any]]:
         yield dict(zip(names, solution))
 
 
+def bound_terms(names: list[str], solution: Any) -> dict[str, Any]:
+    """A solution's bound terms by variable name (``names``: the solutions' variables), read in order as
+    :func:`rows` reads them; an unbound variable is left out.
+
+    >>> solutions = select(Store(), "SELECT ?n ?m WHERE { VALUES ?n { 1 } }")
+    >>> [bound_terms(["n", "m"], s)["n"].value for s in solutions]
+    ['1']
+    """
+    return {name: term for name, term in zip(names, solution) if term is not None}
+
+
 def construct(store: Store, text: str, **options: Any) -> QueryTriples:
     """The triples of a CONSTRUCT benchkg wrote."""
     found = store.query(text, **options)
