@@ -12,6 +12,7 @@ import sys
 import pytest
 from pyoxigraph import NamedNode
 
+from benchkg.graph.derived import partners
 from benchkg.graph.manifest import snapshot_path
 from benchkg.graph.opening import store_dir_for
 from benchkg.graph.store import build_graph
@@ -341,3 +342,47 @@ def test_a_changed_chip_or_system_redoes_the_facts_of_the_claims_on_it_as_a_full
         "system's memory": set(),
     }
     assert memory == {"141"}
+
+
+def test_the_partners_of_changed_claims_are_the_claims_of_their_key_and_no_other(tmp_path):
+    """The claims a finding may pair with a changed claim (read again after each change) are those of
+    its model, round, accelerator count and system, each absent on both or the same: worked out here from
+    every claim's key. data/'s claims state all four, so here two claims of one model, round and count
+    name no system (each other's partners, not their group's) and one names no count (not its siblings')."""
+    data = tmp_path / "data"
+    shutil.copytree(FULL_DATA, data, ignore=shutil.ignore_patterns(".benchkg"))
+    records = {p: json.loads(p.read_text()) for p in sorted((data / "benchmarks").glob("*.json"))}
+    groups: dict[tuple, list] = {}
+    for path, r in records.items():
+        groups.setdefault((r["model_id"], r["suite_id"], r["accelerator_count"]), []).append(path)
+    by_count = next(g for g in groups.values() if len({records[p]["system_id"] for p in g}) >= 3)
+    by_system = next(g for g in groups.values() if g != by_count and len({records[p]["system_id"] for p in g}) < len(g))
+    twin = next(p for p in by_system if [records[q]["system_id"] for q in by_system].count(records[p]["system_id"]) > 1)
+    # (and a claim of the same model in another round or at another count names no system either)
+    other = next(p for p in records if records[p]["model_id"] == records[by_count[0]]["model_id"] and p not in by_count)
+    stripped = (
+        (by_count[0], "system_id"),
+        (by_count[1], "system_id"),
+        (other, "system_id"),
+        (twin, "accelerator_count"),
+    )
+    for path, field in stripped:
+        del records[path][field]
+        path.write_text(json.dumps(records[path]))
+    store = build_graph(data, persist=False).store
+    found = store.query(
+        "PREFIX bk: <https://w3id.org/benchkg/ontology#> SELECT ?c ?m ?s ?n ?sys WHERE { ?c bk:model ?m "
+        "OPTIONAL { ?c bk:suite ?s } OPTIONAL { ?c bk:acceleratorCount ?n } OPTIONAL { ?c bk:system ?sys } }",
+        use_default_graph_as_union=True,
+    )
+    keys: dict[str, set[tuple]] = {}
+    for row in found:
+        keys.setdefault(row["c"].value, set()).add(tuple(str(row[v]) if row[v] else "" for v in ("m", "s", "n", "sys")))
+    iri = "https://w3id.org/benchkg/id/benchmarks/{}".format
+    unstated = [iri(by_count[0].stem), iri(twin.stem)]
+    for claims in ([unstated[0]], [unstated[1]], [*unstated, iri(by_count[2].stem), sorted(keys)[0]]):
+        expected = {c for c, ks in keys.items() if ks & set().union(*(keys[x] for x in claims))}
+        assert partners(store, claims) == expected
+    assert partners(store, [unstated[0]]) == {iri(by_count[0].stem), iri(by_count[1].stem)}
+    assert partners(store, [iri(other.stem)]) == {iri(other.stem)}
+    assert partners(store, [unstated[1]]) == {unstated[1]}, "its siblings state a count"
