@@ -57,6 +57,37 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+class StepPeaks:
+    """The peak memory of each step of a run, in MiB: the process's high-water mark is read when a
+    step ends and then set back to what it holds now (Linux's ``/proc/self/clear_refs``; elsewhere
+    each step reads the peak so far). The step that sets the process's peak is then named.
+
+    >>> peaks = StepPeaks()
+    >>> before = peaks.ended("before")
+    >>> block = b"x" * (64 * 1024 * 1024)
+    >>> del block
+    >>> peaks.ended("a step that held 64 MiB") - before >= 63
+    True
+    >>> not peaks.resets or peaks.ended("the next step") < peaks.seen["a step that held 64 MiB"] - 63
+    True
+    """
+
+    def __init__(self) -> None:
+        self.seen: dict[str, float] = {}
+        self.resets = Path("/proc/self/clear_refs").exists()
+        self._reset()
+
+    def _reset(self) -> None:
+        if self.resets:
+            Path("/proc/self/clear_refs").write_text("5")
+
+    def ended(self, step: str) -> float:
+        """The peak since the last step ended (or since this was made), kept under ``step``."""
+        self.seen[step] = max(self.seen.get(step, 0.0), _rss_mb())
+        self._reset()
+        return self.seen[step]
+
+
 def progress(size: int, started: float, what: str) -> None:
     """Say on stderr what the size's run has reached (an unfinished run then shows where it was)."""
     print(f"  {size:,} claims, {time.perf_counter() - started:6.0f} s: {what}", file=sys.stderr, flush=True)
@@ -79,9 +110,11 @@ def measure(size: int, work: Path) -> dict:
     from benchkg.records.reader import RACY_S
 
     out: dict = {"size": size}
+    peaks = StepPeaks()
     started = t = time.perf_counter()
     data = generate(work, size, base_data=ROOT / "data")
     out["generate_s"] = time.perf_counter() - t
+    peaks.ended("generate the records")
     # a file read within RACY_S of its writing is read again by the next build (its stat may not show a
     # change made in that window): the records of a repository are older than that, so the bench waits
     # (else the one-file rebuild at 10,000 claims reads again the 10,000 files the generator had just
@@ -91,11 +124,13 @@ def measure(size: int, work: Path) -> dict:
     t = time.perf_counter()
     built = build_graph(data)
     out["cold_build_s"] = time.perf_counter() - t
+    peaks.ended("cold build")
     progress(size, started, "built; validate")
     out["quads"] = len(built.store)
     t = time.perf_counter()
     report = validate_graph(built.store, data, cache=cache_path_for(data))
     out["validate_s"] = time.perf_counter() - t
+    peaks.ended("validate, full")
     out["findings"] = len(report.findings)
     progress(size, started, "validated; rebuild after one changed file")
     del built, report
@@ -108,12 +143,14 @@ def measure(size: int, work: Path) -> dict:
     t = time.perf_counter()
     built = build_graph(data)
     out["rebuild_one_s"] = time.perf_counter() - t
+    peaks.ended("rebuild after one changed file")
     assert built.changed == ["benchmarks/syn-claim-000001"], built.changed
     store = built.store
     t = time.perf_counter()
     report = validate_graph(store, data, cache=cache_path_for(data))
     out["revalidate_one_s"] = time.perf_counter() - t
     out["rechecked"] = report.rechecked
+    peaks.ended("re-validate after one changed file")
     progress(size, started, "revalidated; saved queries")
     assert len(report.findings) == out["findings"], "one changed value and its quote: same findings"
     out["queries"] = {}
@@ -121,6 +158,7 @@ def measure(size: int, work: Path) -> dict:
         t = time.perf_counter()
         rows = run_query(store, name, PARAMS.get(name, {})).rows
         out["queries"][name] = (time.perf_counter() - t, len(rows))
+        peaks.ended(f"query {name}")
         progress(size, started, f"query {name}: {out['queries'][name][0]:.2f} s")
     for name, params in FILTERED.items():
         t = time.perf_counter()
@@ -129,14 +167,16 @@ def measure(size: int, work: Path) -> dict:
             time.perf_counter() - t,
             len(rows),
         )
+        peaks.ended(f"query {name}")
     for fmt in ("nt", "nq"):
         t = time.perf_counter()
         export_graph(store, work / f"graph.{fmt}")
         out[f"export_{fmt}_s"] = time.perf_counter() - t
+        peaks.ended("export")
         progress(size, started, f"exported {fmt}")
     del store, built
     gc.collect()
-    out["answers"] = answers(data, lambda what: progress(size, started, what))
+    out["answers"] = answers(data, lambda what: progress(size, started, what), peaks)
     gc.collect()
     for fmt, rdf_format in (("nt", RdfFormat.N_TRIPLES), ("nq", RdfFormat.N_QUADS)):
         t = time.perf_counter()
@@ -144,7 +184,9 @@ def measure(size: int, work: Path) -> dict:
         raw.bulk_load(path=str(work / f"graph.{fmt}"), format=rdf_format)
         out[f"raw_bulk_load_{fmt}_s"] = time.perf_counter() - t
         del raw
-    out["peak_rss_mb"] = _rss_mb()
+        peaks.ended("raw bulk load (the engine's limit, not benchkg)")
+    out["step_peaks_mb"] = peaks.seen
+    out["peak_rss_mb"] = max([_rss_mb(), *peaks.seen.values()])  # (the mark is set back after each step)
     out["peak_worker_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     out["store_dir"] = str(store_dir_for(data))
     return out
@@ -159,12 +201,13 @@ ALGEBRA = {
 }
 
 
-def answers(data: Path, said=lambda what: None) -> dict:
+def answers(data: Path, said=lambda what: None, peaks: StepPeaks | None = None) -> dict:
     """Each saved query and algebra command as a user gets it (the answer with its caveats and the
     notes under it: left out, rounds without results, empty because…): seconds for the first page
     (20 rows) and for the whole answer, the rows of the whole, and where the first page's time went:
     the runs of the query itself (the answer, and a note asking it again with other parameters) and
-    the small queries of the caveats and notes, each as (count, seconds)."""
+    the small queries of the caveats and notes, each as (count, seconds). Each answer's peak memory
+    goes to ``peaks`` when given."""
     import benchkg
     from benchkg.answers.savedquery import saved_queries
     from benchkg.graph.backend import watching
@@ -173,6 +216,8 @@ def answers(data: Path, said=lambda what: None) -> dict:
     kg = benchkg.open(data)
     kg.build()
     out = {}
+    peaks = peaks or StepPeaks()
+    peaks.ended("open the store for answers")
 
     def timed(ask) -> tuple[float, list]:
         calls.clear()
@@ -193,12 +238,14 @@ def answers(data: Path, said=lambda what: None) -> dict:
             rows = []
             whole, _ = timed(lambda: rows.extend(kg.query(name, limit=0, **params)))
             out[name] = (first, whole, len(rows), split(runs))
+            peaks.ended(f"answer {name}")
             said(f"answer {name}: first page {first:.2f} s, whole {whole:.2f} s")
         for name, kwargs in ALGEBRA.items():
             first, runs = timed(lambda: kg.results(**kwargs, limit=20))
             rows = []
             whole, _ = timed(lambda: rows.extend(kg.results(**kwargs)))
             out[name] = (first, whole, len(rows), split(runs))
+            peaks.ended(f"answer {name}")
             said(f"answer {name}: first page {first:.2f} s, whole {whole:.2f} s")
     return out
 
@@ -395,6 +442,8 @@ def targets(results: list[dict]) -> list[str]:
     last = results[-1]
     for key, label in (("peak_rss_mb", "main process"), ("peak_worker_rss_mb", "largest worker")):
         said_at = f"- peak memory, {label}, at {last['size']:,} claims: {last[key]:.0f} MiB"
+        if key == "peak_rss_mb" and last.get("step_peaks_mb"):
+            said_at += f" ({highest_steps(last['step_peaks_mb'])})"
         if len(results) < 2:
             out.append(said_at + " (one size measured: give two to carry it to 1,000,000)")
             continue
@@ -406,6 +455,16 @@ def targets(results: list[dict]) -> list[str]:
             f"{million:.1f} GiB (goal ≤ 8 GiB)"
         )
     return out
+
+
+def highest_steps(peaks: dict[str, float], shown: int = 4) -> str:
+    """The steps of a run with the highest peak memory, highest first (the first set the run's peak).
+
+    >>> highest_steps({"cold build": 1010.4, "export": 300.0, "answer leaderboard": 1500.2}, shown=2)
+    'highest in: answer leaderboard 1,500 MiB, cold build 1,010 MiB'
+    """
+    top = sorted(peaks.items(), key=lambda step: -step[1])[:shown]
+    return "highest in: " + ", ".join(f"{step} {mib:,.0f} MiB" for step, mib in top)
 
 
 def main() -> None:
