@@ -49,6 +49,9 @@ FILTERED = {
 }
 
 
+#: the step of a run that is the engine's limit, not benchkg's work (its memory is reported apart)
+RAW_LOAD = "raw bulk load (the engine's limit, not benchkg)"
+
 #: the size of ``--smoke`` (``make test`` runs it: a benchmark that no longer runs fails CI)
 SMOKE_SIZE = 200
 
@@ -184,9 +187,12 @@ def measure(size: int, work: Path) -> dict:
         raw.bulk_load(path=str(work / f"graph.{fmt}"), format=rdf_format)
         out[f"raw_bulk_load_{fmt}_s"] = time.perf_counter() - t
         del raw
-        peaks.ended("raw bulk load (the engine's limit, not benchkg)")
+        peaks.ended(RAW_LOAD)
     out["step_peaks_mb"] = peaks.seen
-    out["peak_rss_mb"] = max([_rss_mb(), *peaks.seen.values()])  # (the mark is set back after each step)
+    # benchkg's peak, and apart from it the reference load's (pyoxigraph's bulk load of the exported file
+    # holds more than any step of benchkg at 100,000 claims: 2,145 MiB against 1,418)
+    out["peak_rss_mb"] = max(mib for step, mib in peaks.seen.items() if step != RAW_LOAD)
+    out["raw_load_rss_mb"] = peaks.seen[RAW_LOAD]
     out["peak_worker_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     out["store_dir"] = str(store_dir_for(data))
     return out
@@ -349,8 +355,8 @@ def table(results: list[dict], naive_results: dict[int, dict | None], naive_limi
         )
     row("export N-Triples (s)", [f"{r['export_nt_s']:.2f}" for r in results])
     row(
-        "peak memory, main process / largest worker (MiB)",
-        [f"{r['peak_rss_mb']:.0f} / {r['peak_worker_rss_mb']:.0f}" for r in results],
+        "peak memory, benchkg's steps / its largest worker / the raw bulk load (MiB)",
+        [f"{r['peak_rss_mb']:.0f} / {r['peak_worker_rss_mb']:.0f} / {r['raw_load_rss_mb']:.0f}" for r in results],
     )
     cells, ratio = [], []
     for r in results:
@@ -439,8 +445,16 @@ def targets(results: list[dict]) -> list[str]:
             not slow,
             f"{len(r['answers']) - len(slow)} of {len(r['answers'])}",
         )
+    for r in results:
+        if r["size"] == 100_000 and r.get("step_peaks_mb"):
+            said(
+                "peak memory of benchkg's steps ≤ 1.5 GiB at 100,000",
+                r["peak_rss_mb"] <= 1536,
+                f"{r['peak_rss_mb']:,.0f} MiB",
+                highest_steps(r["step_peaks_mb"]),
+            )
     last = results[-1]
-    for key, label in (("peak_rss_mb", "main process"), ("peak_worker_rss_mb", "largest worker")):
+    for key, label in (("peak_rss_mb", "benchkg's steps"), ("peak_worker_rss_mb", "largest worker")):
         said_at = f"- peak memory, {label}, at {last['size']:,} claims: {last[key]:.0f} MiB"
         if key == "peak_rss_mb" and last.get("step_peaks_mb"):
             said_at += f" ({highest_steps(last['step_peaks_mb'])})"
