@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import hashlib
 from concurrent.futures import ThreadPoolExecutor
+from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from pyoxigraph import Literal, NamedNode, Quad, Store
 
@@ -152,29 +153,42 @@ def _linked_finding_caveats(
 
 def _facts(store: Store, graph: NamedNode, base: str, claims: list[str] | None) -> list[Quad]:
     """The comparison facts (:mod:`benchkg.graph.facts`), put in the store now (the finding shapes
-    may read them) and returned (the graph is written again at the end): of every claim, or when only
-    ``claims`` changed, of those claims (a claim's facts are its own) and of every claim of a model
-    whose tiers they changed (its "not stated" comes or goes)."""
+    may read them): of every claim (none returned), or when only ``claims`` changed, of those claims (a
+    claim's facts are its own) and of every claim of a model whose tiers they changed (its "not stated"
+    comes or goes), returned (the changed part of the graph is written again at the end)."""
     if claims is None:
         remove_facts(store, graph)
-        found = fact_quads(store, graph, base)
-    else:
-        claims = claims + combination_mates(store, graph, claims)  # (a combination's quads are shared)
-        flipped = sorted(_tiers_changed(store, graph))
-        remove_facts(store, graph, [NamedNode(c) for c in claims] + claims_of_models(store, flipped))
-        found = fact_quads(store, graph, base, claims=claims)
-        found += fact_quads(store, graph, base, flipped) if flipped else []
-    _put(store, found, whole=claims is None)
+        _put_in_batches(store, fact_quads(store, graph, base))
+        return []  # (the whole graph is not written again at the end: nothing to hold)
+    claims = claims + combination_mates(store, graph, claims)  # (a combination's quads are shared)
+    flipped = sorted(_tiers_changed(store, graph))
+    remove_facts(store, graph, [NamedNode(c) for c in claims] + claims_of_models(store, flipped))
+    found = list(fact_quads(store, graph, base, claims=claims))
+    found += fact_quads(store, graph, base, flipped) if flipped else []
+    store.extend(found)
     return found
 
 
 def _put(store: Store, quads: list[Quad], whole: bool) -> None:
     """Put ``quads`` in the store: in bulk when the whole derivation is redone (an interrupted one is redone
-    whole, so it need not be one transaction: 12 s of a cold build at 100,000 claims), else as one."""
+    whole, so it need not be one transaction), else as one."""
     if whole:
         store.bulk_extend(quads)
     else:
         store.extend(quads)
+
+
+#: the quads a cold build's facts are put in the store by at a time (the facts of about 15,000 claims)
+FACTS_BATCH = 100_000
+
+
+def _put_in_batches(store: Store, quads: Iterable[Quad]) -> None:
+    """Put ``quads`` in the store in bulk, a batch at a time, as they are derived: the whole derivation is
+    redone when one is interrupted, so it need not be one transaction (12 s of a cold build at 100,000
+    claims), and a build holds one batch, not the facts of every claim."""
+    it = iter(quads)
+    while batch := list(islice(it, FACTS_BATCH)):
+        store.bulk_extend(batch)
 
 
 def _verdicts(store: Store, graph: NamedNode) -> list[Quad]:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, Iterator
 
 from pyoxigraph import Literal, NamedNode, Quad, Store
 
@@ -85,6 +85,7 @@ SELECT ?claim ?model ?acc ?chip ?vendor ?kind ?unit ?metric ?scope ?v ?derived ?
   OPTIONAL { ?claim bk:derivedValue/qudt:value ?derived }
   OPTIONAL { ?claim bk:accuracyTarget ?tier }
 }
+ORDER BY ?claim
 """
 
 
@@ -98,19 +99,25 @@ def combination_iri(base: str, chips: list[str]) -> str:
     return f"{base}combinations/" + "+".join(sorted(c.rsplit("/", 1)[1] for c in chips))
 
 
-def _claims(store: Store, models: list[str] | None, claims: list[str] | None = None) -> dict[NamedNode, dict[str, Any]]:
-    """claim -> its row, with ``chips`` the set of chips it ran on; only claims of ``models`` if given,
-    and ``claims`` (IRIs) if given."""
+def _claims(
+    store: Store, models: list[str] | None, claims: list[str] | None = None
+) -> Iterator[tuple[NamedNode, dict[str, Any]]]:
+    """Each claim with its row, with ``chips`` the set of chips it ran on, in the order of their IRIs; only
+    claims of ``models`` if given, and ``claims`` (IRIs) if given. A claim is given when its last row is
+    read (the rows come sorted by claim), so a build holds one claim's row at a time, not every claim's."""
     text = _CLAIMS
     if claims is not None:  # (the VALUES first: Oxigraph then reads only those claims)
         text = text.replace("WHERE {\n", "WHERE {\n  VALUES ?claim { " + " ".join(f"<{c}>" for c in claims) + " }\n", 1)
     if models is not None:  # (the model joined, not optional: an OPTIONAL would keep every claim, any model)
         text = text.replace("WHERE {\n", "WHERE {\n  VALUES ?model { " + " ".join(models) + " }\n", 1)
         text = text.replace("OPTIONAL { ?claim bk:model ?model }", "?claim bk:model ?model .")
-    found: dict[NamedNode, dict[str, Any]] = {}
+    claim: NamedNode | None = None
+    seen: dict[str, Any] = {}
     for row in rows(select(store, sparql_prefixes() + text, use_default_graph_as_union=True)):
-        claim = row["claim"]
-        seen = found.setdefault(claim, {"chips": set(), "named": set(), "vendors": set(), "kinds": set()})
+        if row["claim"] != claim:
+            if claim is not None:
+                yield claim, seen
+            claim, seen = row["claim"], {"chips": set(), "named": set(), "vendors": set(), "kinds": set()}
         for name in ("model", "unit", "metric", "scope", "v", "derived", "tier", "url", "memory", "fw", "sdfw"):
             if row[name] is not None:
                 seen[name] = row[name]
@@ -121,7 +128,8 @@ def _claims(store: Store, models: list[str] | None, claims: list[str] | None = N
             seen["vendors"].add(row["vendor"])
         if row["kind"] is not None:
             seen["kinds"].add(row["kind"].value.rsplit("-", 1)[-1])
-    return found
+    if claim is not None:
+        yield claim, seen
 
 
 def tiered_models(store: Store) -> set[str]:
@@ -138,9 +146,10 @@ def tiered_models(store: Store) -> set[str]:
 
 def fact_quads(
     store: Store, graph: NamedNode, base: str, models: list[str] | None = None, claims: list[str] | None = None
-) -> list[Quad]:
+) -> Iterator[Quad]:
     """The comparison facts of every claim in ``store`` (of ``models`` only, if given: N-Triples IRIs;
-    and of ``claims`` only, if given: IRIs), as quads in ``graph``.
+    and of ``claims`` only, if given: IRIs), as quads in ``graph``, claim by claim (in the order of
+    their IRIs: a cold build puts them in the store as they come, in batches).
 
     >>> from decimal import Decimal as D
     >>> from pathlib import Path
@@ -170,30 +179,36 @@ def fact_quads(
     b lowerIsBetter false
     """
     tiered = tiered_models(store)
+    for claim, row in _claims(store, models, claims):
+        yield from _claim_facts(claim, row, graph, base, tiered)
+
+
+def _claim_facts(claim: NamedNode, row: dict[str, Any], graph: NamedNode, base: str, tiered: set[str]) -> list[Quad]:
+    """The comparison facts of one claim (its ``row`` of :func:`_claims`); ``tiered`` the models some
+    claim states a tier for."""
     quads: list[Quad] = []
-    for claim, row in sorted(_claims(store, models, claims).items(), key=lambda item: item[0].value):
-        chips = sorted(row["chips"])
-        if len(chips) == 1:
-            quads.append(Quad(claim, RAN_ON, NamedNode(chips[0]), graph))
-            quads += [Quad(claim, AS_NAMED, NamedNode(named), graph) for named in sorted(row["named"])]
-        elif chips:
-            combination = NamedNode(combination_iri(base, chips))
-            quads += [Quad(claim, RAN_ON, combination, graph), Quad(claim, AS_NAMED, combination, graph)]
-            quads.append(Quad(combination, RDF_TYPE, COMBINATION, graph))
-            quads += [Quad(combination, PART, NamedNode(chip), graph) for chip in chips]
-            if len(row["vendors"]) == 1:
-                quads.append(Quad(combination, VENDOR, next(iter(row["vendors"])), graph))
-        per_accelerator = _per_accelerator(row, len(chips))
-        if per_accelerator is not None:
-            quads.append(Quad(claim, PER_ACCELERATOR_VALUE, per_accelerator, graph))
-        if "tier" in row:
-            quads.append(Quad(claim, TIER, Literal(row["tier"].value), graph))
-        elif row.get("model") is not None and row["model"].value in tiered:
-            quads.append(Quad(claim, TIER, Literal(NOT_STATED), graph))
-        if "unit" in row:
-            lower = "true" if row["unit"].value in _LOWER_UNITS else "false"
-            quads.append(Quad(claim, LOWER, Literal(lower, datatype=_XSD_BOOLEAN), graph))
-        quads += [Quad(claim, p, o, graph) for p, o in _system_facts(row)]
+    chips = sorted(row["chips"])
+    if len(chips) == 1:
+        quads.append(Quad(claim, RAN_ON, NamedNode(chips[0]), graph))
+        quads += [Quad(claim, AS_NAMED, NamedNode(named), graph) for named in sorted(row["named"])]
+    elif chips:
+        combination = NamedNode(combination_iri(base, chips))
+        quads += [Quad(claim, RAN_ON, combination, graph), Quad(claim, AS_NAMED, combination, graph)]
+        quads.append(Quad(combination, RDF_TYPE, COMBINATION, graph))
+        quads += [Quad(combination, PART, NamedNode(chip), graph) for chip in chips]
+        if len(row["vendors"]) == 1:
+            quads.append(Quad(combination, VENDOR, next(iter(row["vendors"])), graph))
+    per_accelerator = _per_accelerator(row, len(chips))
+    if per_accelerator is not None:
+        quads.append(Quad(claim, PER_ACCELERATOR_VALUE, per_accelerator, graph))
+    if "tier" in row:
+        quads.append(Quad(claim, TIER, Literal(row["tier"].value), graph))
+    elif row.get("model") is not None and row["model"].value in tiered:
+        quads.append(Quad(claim, TIER, Literal(NOT_STATED), graph))
+    if "unit" in row:
+        lower = "true" if row["unit"].value in _LOWER_UNITS else "false"
+        quads.append(Quad(claim, LOWER, Literal(lower, datatype=_XSD_BOOLEAN), graph))
+    quads += [Quad(claim, p, o, graph) for p, o in _system_facts(row)]
     return quads
 
 
