@@ -158,7 +158,7 @@ def _facts(store: Store, graph: NamedNode, base: str, claims: list[str] | None) 
     comes or goes), returned (the changed part of the graph is written again at the end)."""
     if claims is None:
         remove_facts(store, graph)
-        _put_in_batches(store, fact_quads(store, graph, base))
+        _put(store, fact_quads(store, graph, base), whole=True)
         return []  # (the whole graph is not written again at the end: nothing to hold)
     claims = claims + combination_mates(store, graph, claims)  # (a combination's quads are shared)
     flipped = sorted(_tiers_changed(store, graph))
@@ -169,25 +169,19 @@ def _facts(store: Store, graph: NamedNode, base: str, claims: list[str] | None) 
     return found
 
 
-def _put(store: Store, quads: list[Quad], whole: bool) -> None:
-    """Put ``quads`` in the store: in bulk when the whole derivation is redone (an interrupted one is redone
-    whole, so it need not be one transaction), else as one."""
-    if whole:
-        store.bulk_extend(quads)
-    else:
+#: the quads a whole derivation puts in the store at a time (the facts of about 15,000 claims)
+BULK_BATCH = 100_000
+
+
+def _put(store: Store, quads: Iterable[Quad], whole: bool) -> None:
+    """Put ``quads`` in the store: when the whole derivation is redone, in bulk, a batch at a time as they
+    come (an interrupted one is redone whole, so it need not be one transaction: 12 s of a cold build at
+    100,000 claims; and a build holds one batch, not the facts of every claim), else as one transaction."""
+    if not whole:
         store.extend(quads)
-
-
-#: the quads a cold build's facts are put in the store by at a time (the facts of about 15,000 claims)
-FACTS_BATCH = 100_000
-
-
-def _put_in_batches(store: Store, quads: Iterable[Quad]) -> None:
-    """Put ``quads`` in the store in bulk, a batch at a time, as they are derived: the whole derivation is
-    redone when one is interrupted, so it need not be one transaction (12 s of a cold build at 100,000
-    claims), and a build holds one batch, not the facts of every claim."""
+        return
     it = iter(quads)
-    while batch := list(islice(it, FACTS_BATCH)):
+    while batch := list(islice(it, BULK_BATCH)):
         store.bulk_extend(batch)
 
 
