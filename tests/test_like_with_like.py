@@ -16,7 +16,7 @@ from benchkg.answers.queries import run_query
 from benchkg.checks.validate import validate_graph
 from benchkg.graph.backend import Embedded
 from benchkg.graph.store import build_graph
-from conftest import FULL_DATA, cli
+from conftest import DATA, FULL_DATA, cli
 from test_query_graph import graph_data, graph_store  # noqa: F401  (module fixtures)
 
 FX = "fx-h100x8-llama2-70b-offline-v6-0"
@@ -134,6 +134,29 @@ def test_the_endpoints_caveat_only_where_endpoints_meets_inference(full_store):
     )
     assert "endpoints-not-comparable-with-inference-server" not in {c.gotcha for c in two_inference}
     assert "scenarios-load-systems-differently" in {c.gotcha for c in two_inference}
+
+
+def test_the_comparison_values_the_build_derives_are_what_each_dimension_reads(tmp_path):
+    """An answer's caveats read each claim's values as the build derived them (``bk:comparisonValues``,
+    one row a claim, in one query); a store without them (another tool's, or pushed by an older benchkg)
+    is read a dimension at a time. On every claim of the seed data and in every dimension the two agree:
+    a claim of two system types, a tier stated by none, a suite's family read through the suite."""
+    from benchkg.answers.caveats import DIMENSIONS, NOT_STATED, all_claim_values
+
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data, ignore=shutil.ignore_patterns(".benchkg"))
+    two = data / "benchmarks" / "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server.json"
+    two.write_text(json.dumps({**json.loads(two.read_text()), "system_type": ["datacenter", "edge"]}, indent=2))
+    select = Embedded(build_graph(data, persist=False).store).select
+    claims = [r["c"] for r in select("SELECT ?c WHERE { ?c a <https://w3id.org/benchkg/ontology#Benchmark> }")]
+    sent: list[str] = []
+    derived = all_claim_values(lambda text: sent.append(text) or select(text), claims, DIMENSIONS)
+    assert len(sent) == 1, sent
+    read = all_claim_values(lambda text: [] if "comparisonValues" in text else select(text), claims, DIMENSIONS)
+    assert derived == read
+    assert {"datacenter", "edge"} in derived["system-type"].values()
+    assert any(v == {NOT_STATED} for v in derived["accuracy-tier"].values())
+    assert {next(iter(v)) for v in derived["suite-family"].values()} >= {"mlperf-inference", "mlperf-endpoints"}
 
 
 @pytest.mark.slow

@@ -18,25 +18,11 @@ from typing import Callable, Iterable
 
 from benchkg.answers.results import wrap
 from benchkg.answers.savedquery import ANY
-from benchkg.kernel.vocab import curator_name
+from benchkg.graph.mapping import read_comparison_values
+from benchkg.kernel.vocab import COMPARISON_DIMENSIONS, THROUGH_OTHER_RECORDS, curator_name
 
 #: dimension -> the property path from a claim to its value in that dimension
-DIMENSIONS = {
-    "scenario": "bk:scenario",
-    "suite-family": "bk:suite/bk:suiteFamily",
-    "round": "bk:suite",
-    "division": "bk:division",
-    "accuracy-tier": "bk:accuracyTarget",
-    "format": "bk:numericFormat",
-    "measured-by": "bk:measuredBy",
-    "availability": "bk:availability",
-    "inferred": "bk:inferred",
-    "accelerator-count": "bk:acceleratorCount",
-    "system-type": "bk:systemType",
-    "unit": "bk:result/qudt:hasUnit",
-    "metric": "bk:result/bk:metric",
-    "clock-state": "bk:clockState",
-}
+DIMENSIONS = COMPARISON_DIMENSIONS
 NOT_STATED = "(not stated)"
 #: the dimensions where stating nothing is a value of its own: a run that states no clock state ran at
 #: the default clocks (MLPerf writes a cap into the accelerator's name), so it differs from a capped run
@@ -116,18 +102,37 @@ def _cached(cache: dict, select: Callable, claims, dimension: str) -> dict[str, 
 def all_claim_values(
     select: Callable[[str], list[dict]], claims: Iterable[str], dimensions: Iterable[str]
 ) -> dict[str, dict[str, set[str]]]:
-    """dimension -> :func:`claim_values` of it, every dimension read in one query (a ``UNION`` branch
-    each): an answer's caveats cost one query over its claims, not one per dimension."""
+    """dimension -> :func:`claim_values` of it, read in one query, one row a claim: the values its record
+    holds as the mapping wrote them (``bk:comparisonValues``, :func:`benchkg.graph.mapping.comparison_values`),
+    and beside them the records' own values the others are (each suite's family: a row a suite). A claim
+    without them (a store another tool wrote, or an older benchkg pushed) has its dimensions read in one
+    more query, a ``UNION`` branch each."""
     claims, dimensions = sorted(set(claims)), sorted(set(dimensions) & set(DIMENSIONS))
     out: dict[str, dict[str, set[str]]] = {d: {c: set() for c in claims} for d in dimensions}
     if claims and dimensions:
-        branches = " UNION ".join(f'{{ ?claim {DIMENSIONS[d]} ?v BIND ("{d}" AS ?d) }}' for d in dimensions)
+        through = {d: THROUGH_OTHER_RECORDS[d] for d in dimensions if d in THROUGH_OTHER_RECORDS}
+        others = "".join(f' UNION {{ ?claim {p} ?values BIND ("{d}" AS ?d) }}' for d, (_, p) in through.items())
         rows = select(
-            _PREFIXES + f"SELECT ?claim ?d ?v WHERE {{ VALUES ?claim {{ {' '.join(f'<{c}>' for c in claims)} }} "
-            f"{branches} }}"
+            _PREFIXES
+            + f"SELECT ?claim ?values ?d WHERE {{ {{ VALUES ?claim {{ {' '.join(f'<{c}>' for c in claims)} }} "
+            f"?claim bk:comparisonValues ?values }}{others} }}"
         )
-        for row in rows:
-            out[row["d"]][row["claim"]].add(curator_name(row["v"]))
+        of_records = {
+            (row["d"], curator_name(row["claim"])): curator_name(row["values"]) for row in rows if row.get("d")
+        }
+        mapped = {row["claim"]: read_comparison_values(row["values"]) for row in rows if not row.get("d")}
+        for claim, own in mapped.items():
+            for d, (named_by, _) in through.items():
+                own[d] = {of_records[(d, n)] for n in own.get(named_by, ()) if (d, n) in of_records}
+            for d in dimensions:
+                out[d][claim] |= own.get(d, set())
+        if unread := sorted(set(claims) - set(mapped)):
+            branches = " UNION ".join(f'{{ ?claim {DIMENSIONS[d]} ?v BIND ("{d}" AS ?d) }}' for d in dimensions)
+            for row in select(
+                _PREFIXES + f"SELECT ?claim ?d ?v WHERE {{ VALUES ?claim {{ {' '.join(f'<{c}>' for c in unread)} }} "
+                f"{branches} }}"
+            ):
+                out[row["d"]][row["claim"]].add(curator_name(row["v"]))
     return {d: {c: (v or {NOT_STATED}) for c, v in values.items()} for d, values in out.items()}
 
 

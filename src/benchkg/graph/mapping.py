@@ -7,13 +7,27 @@ be traced back to the JSON member that made it.
 
 from __future__ import annotations
 
+import json
+from collections import defaultdict
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from pyoxigraph import Literal, NamedNode, Quad
 
 from benchkg.kernel.numbers import stated_counts, stating
-from benchkg.kernel.vocab import BK, DEFAULT_BASE, PREFIXES, concept_iri, expand, record_iri, shape_iri, unit_iri
+from benchkg.kernel.vocab import (
+    BK,
+    COMPARISON_DIMENSIONS,
+    DEFAULT_BASE,
+    PREFIXES,
+    THROUGH_OTHER_RECORDS,
+    concept_iri,
+    curator_name,
+    expand,
+    record_iri,
+    shape_iri,
+    unit_iri,
+)
 from benchkg.records.reader import Record
 from benchkg.records.schema import BENCHMARK_FIELD_PATHS, CLASSES, SCHEMA, Field
 
@@ -179,7 +193,50 @@ def record_quads(record: Record, base: str = DEFAULT_BASE) -> list[Quad]:
             if found is not None:
                 e.add(node, e.pred("bk:quoteStatesValuePerAccelerator"), _boolean(found.per_accelerator))
     _name_counts(e, subject, data.get("system_name", ""))
+    e.add(subject, e.pred("bk:comparisonValues"), Literal(comparison_values(e.quads, subject)))
     return e.quads
+
+
+#: each comparison dimension a claim's record holds, as the predicates of its path
+_OWN_PATHS = {
+    d: [expand(step) for step in path.split("/")]
+    for d, path in COMPARISON_DIMENSIONS.items()
+    if d not in THROUGH_OTHER_RECORDS
+}
+
+
+def comparison_values(quads: list[Quad], claim: NamedNode) -> str:
+    """The text of a claim's ``bk:comparisonValues``, from the quads of its record: its values (as curators
+    write them, sorted) in each comparison dimension it states, in one JSON object; a claim's caveats then
+    read one value per claim, not one per dimension (:func:`read_comparison_values` reads it back).
+
+    >>> from pathlib import Path
+    >>> r = Record("benchmarks", "x", Path("x.json"), {"id": "x", "scenario": "server", "value": Decimal("5"),
+    ...            "unit": "tokens/s", "system_type": ["edge", "datacenter"], "suite_id": "mlperf-inference-v6.0"})
+    >>> comparison_values(record_quads(r), NamedNode(record_iri(DEFAULT_BASE, "benchmarks", "x")))
+    '{"round":["mlperf-inference-v6.0"],"scenario":["server"],"system-type":["datacenter","edge"],"unit":["tokens/s"]}'
+    """
+    objects: dict[tuple[Any, str], list[Any]] = defaultdict(list)
+    for q in quads:
+        objects[(q.subject, q.predicate.value)].append(q.object)
+    values = {}
+    for dimension, path in _OWN_PATHS.items():
+        nodes = [claim]
+        for step in path:
+            nodes = [o for node in nodes for o in objects.get((node, step), [])]
+        if nodes:
+            values[dimension] = sorted({curator_name(node.value) for node in nodes})
+    return json.dumps(values, separators=(",", ":"), sort_keys=True)
+
+
+def read_comparison_values(text: str) -> dict[str, set[str]]:
+    """A claim's values by dimension, from its ``bk:comparisonValues`` text.
+
+    >>> values = read_comparison_values('{"format":["fp4","fp8"],"scenario":["server"]}')
+    >>> sorted(values["format"]), values["scenario"]
+    (['fp4', 'fp8'], {'server'})
+    """
+    return {d: set(v) for d, v in json.loads(text).items()}
 
 
 def _boolean(value: bool) -> Literal:

@@ -92,6 +92,32 @@ UNIT_NAMES = {iri: name for name, iri in UNITS.items()}
 #: spells the list out)
 LOWER_IS_BETTER = ("ms", "s", "W", "mJ")
 
+#: the dimensions claims compared together may differ in, each with the property path from a claim to
+#: its value: what a comparison caveat reads (:mod:`benchkg.answers.caveats`; a gotcha's ``compares``
+#: names one, and ``metric`` narrows one to claims of some metrics). Those a claim's record holds are
+#: written once, when it is mapped, as its ``bk:comparisonValues`` (:mod:`benchkg.graph.mapping`); the
+#: others (:data:`THROUGH_OTHER_RECORDS`) are read along their path beside them
+COMPARISON_DIMENSIONS = {
+    "scenario": "bk:scenario",
+    "suite-family": "bk:suite/bk:suiteFamily",
+    "round": "bk:suite",
+    "division": "bk:division",
+    "accuracy-tier": "bk:accuracyTarget",
+    "format": "bk:numericFormat",
+    "measured-by": "bk:measuredBy",
+    "availability": "bk:availability",
+    "inferred": "bk:inferred",
+    "accelerator-count": "bk:acceleratorCount",
+    "system-type": "bk:systemType",
+    "unit": "bk:result/qudt:hasUnit",
+    "metric": "bk:result/bk:metric",
+    "clock-state": "bk:clockState",
+}
+#: the dimensions whose value is another record's, with the dimension that names that record and the
+#: predicate from it (a suite's family is the suite record's, named by the claim's round): never in a
+#: claim's ``bk:comparisonValues``, so a suite's change changes no claim's
+THROUGH_OTHER_RECORDS = {"suite-family": ("round", "bk:suiteFamily")}
+
 #: the software family a framework text names, first match wins: the serving engine before the
 #: framework under it ("PyTorch vLLM" is vllm, "TensorRT-LLM" tensorrt), anything else "other"
 FRAMEWORK_FAMILIES = (
