@@ -136,11 +136,12 @@ def test_the_endpoints_caveat_only_where_endpoints_meets_inference(full_store):
     assert "scenarios-load-systems-differently" in {c.gotcha for c in two_inference}
 
 
-def test_the_comparison_values_the_build_derives_are_what_each_dimension_reads(tmp_path):
-    """An answer's caveats read each claim's values as the build derived them (``bk:comparisonValues``,
-    one row a claim, in one query); a store without them (another tool's, or pushed by an older benchkg)
-    is read a dimension at a time. On every claim of the seed data and in every dimension the two agree:
-    a claim of two system types, a tier stated by none, a suite's family read through the suite."""
+def test_the_comparison_values_the_mapping_writes_are_what_each_dimension_reads(tmp_path):
+    """An answer's caveats read each claim's values as the mapping wrote them (``bk:comparisonValues``,
+    one row a claim, and a row a suite for its family, in one query); a store without them (another
+    tool's, or pushed by an older benchkg) is read a dimension at a time. On every claim of the seed data
+    and in every dimension the two agree: a claim of two system types, a tier stated by none, a suite's
+    family read through the suite."""
     from benchkg.answers.caveats import DIMENSIONS, NOT_STATED, all_claim_values
 
     data = tmp_path / "data"
