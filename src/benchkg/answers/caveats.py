@@ -143,18 +143,9 @@ def _prefetched(select: Callable, claims: list[str], gotchas: list[dict]) -> dic
 
 
 def claim_values(select: Callable[[str], list[dict]], claims: Iterable[str], dimension: str) -> dict[str, set[str]]:
-    """claim IRI -> its values (short names) in ``dimension``; a claim that states none has NOT_STATED."""
-    claims = sorted(set(claims))
-    values: dict[str, set[str]] = {c: set() for c in claims}
-    if not claims:
-        return values
-    rows = select(
-        _PREFIXES + f"SELECT ?claim ?v WHERE {{ VALUES ?claim {{ {' '.join(f'<{c}>' for c in claims)} }} "
-        f"?claim {DIMENSIONS[dimension]} ?v }}"
-    )
-    for row in rows:
-        values[row["claim"]].add(curator_name(row["v"]))
-    return {c: (v or {NOT_STATED}) for c, v in values.items()}
+    """claim IRI -> its values (short names) in ``dimension``; a claim that states none has NOT_STATED
+    (:func:`all_claim_values` of the one dimension: the same reading, the mapped values first)."""
+    return all_claim_values(select, claims, [dimension])[dimension]
 
 
 def comparison_caveats(select: Callable[[str], list[dict]], claims: Iterable[str]) -> list[Caveat]:
