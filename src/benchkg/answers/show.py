@@ -11,8 +11,10 @@ from pathlib import Path
 from benchkg.answers.explain import TERMS, terms_in
 from benchkg.answers.queries import run_query
 from benchkg.answers.results import short
+from benchkg.answers.verdicts import claim_verdict
 from benchkg.graph.backend import backend_of
 from benchkg.kernel.errors import UsageError
+from benchkg.kernel.matching import stated_interval
 from benchkg.kernel.vocab import DEFAULT_BASE, record_iri
 from benchkg.records.layout import record_path
 from benchkg.records.reader import read_record
@@ -68,6 +70,8 @@ class RecordPage:
     gotchas: list[str]
     findings: list | None
     text: str = field(repr=False, default="")
+    #: a vendor claim's verdict against the audited record (:meth:`ClaimVerdict.as_dict`), else None
+    verdict: dict | None = None
 
     def __str__(self) -> str:
         return self.text
@@ -94,6 +98,12 @@ def describe(
     lines = [f"{kind}/{record_id}", f"  IRI   {iri}", f"  file  {path}", ""]
     lines += _fields(data)
     lines += _derived(backend, iri)
+    verdict = None
+    if kind == "benchmarks" and data.get("measured_by") == "vendor":
+        judged = claim_verdict(backend, iri, _as_written(data))
+        if judged is not None:
+            verdict = judged.as_dict()
+            lines.append(f"  verdict: {one_line(judged.line)}")
     if kind == "systems":
         lines += _system_fabrics(backend, iri)
     if kind == "benchmarks":
@@ -118,7 +128,15 @@ def describe(
         lines += ["", "what its terms mean (benchkg explain TERM):"]
         lines += [f"  {t}: {TERMS[t]}" for t in terms]
     ids = [short(r["g"]) for r in gotchas]
-    return RecordPage(kind, record_id, iri, path, data, referrers, ids, mine, "\n".join(lines))
+    return RecordPage(kind, record_id, iri, path, data, referrers, ids, mine, "\n".join(lines), verdict)
+
+
+def _as_written(claim: dict) -> str | None:
+    """The spelling a claim's value was read from: its ``value_as_written``, else its quote's mention of it."""
+    if "value" not in claim:
+        return None
+    quotes = [c["quote"] for c in claim.get("sources", []) if isinstance(c, dict) and "quote" in c]
+    return stated_interval(claim["value"], claim.get("value_as_written"), quotes).written
 
 
 def one_line(text) -> str:
@@ -173,7 +191,8 @@ def _derived(backend, iri: str) -> list[str]:
     for row in audited.rows:
         if row.get("a") is not None:
             lines.append(
-                f"  audited by: {short(row['a'])} (the audited result this vendor claim restates, equal within rounding)"
+                f"  audited by: {short(row['a'])} (the audited result this vendor claim restates: its value as published "
+                "lies in the numbers the claim's value states)"
             )
         elif row.get("verdict") is not None and not any(line.startswith("  superlative:") for line in lines):
             lines.append("  superlative: " + _verdict_text(row))

@@ -1,76 +1,97 @@
-"""``bk:auditedBy``: which audited result a vendor's claim restates, derived at build time.
-
-A vendor claim is *audited by* an MLCommons result when both are of the same round, model,
-scenario, chip and accelerator count, in the same unit, and the two numbers are equal within the
-rounding they state: each number stands for the interval of half a unit in its last written place
-(944,898 for 944,897.5–944,898.5; 910,621.36 for ±0.005), and the two intervals meet. A
-per-accelerator claim is compared with the audited result's per-accelerator value (derived to four
-places). The division, accuracy tier and submitter must agree where the claim states them. Every
-such audited result is linked; a claim that restates none has no link and stays the vendor's own
-measurement.
+"""``bk:auditedBy``: which audited result a vendor claim restates, derived at build time by the one
+matching rule (:func:`benchkg.kernel.matching.restates`): an audited result of the claim's round, model,
+scenario, hardware as a whole (``bk:ranOn``: a rack is its chip, a variant its base chip, a mixed system
+its combination), unit and scope, with the same count, division, tier and submitter where the claim states
+them, whose value as published lies in the interval the claim's number states (``bk:statedInterval``:
+"1.19M" states 1,185,000–1,195,000). A per-accelerator claim reads the audited aggregate ÷ its count,
+unrounded. Every such audited result is linked; a claim that restates none has no link and stays the
+vendor's own measurement.
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, Iterable
 
 from pyoxigraph import NamedNode, Quad, Store
 
 from benchkg.graph.opening import bound_terms, rows, select
+from benchkg.kernel.matching import Interval, Result, restates
 from benchkg.kernel.vocab import BK, sparql_prefixes
 
 AUDITED_BY = NamedNode(BK + "auditedBy")
 
-#: one side's results (vendor or MLCommons) with what a match compares, a row per chip they ran on,
-#: read at the chip (a rack meets the chips it is made of, a variant its base chip)
+#: one side's results (vendor or MLCommons) with what the rule compares, a row per result
 SIDE = """
-SELECT ?claim ?suite ?model ?scenario ?count ?chip ?unit ?scope ?v ?derived ?div ?tier ?sub WHERE {
+SELECT ?claim ?suite ?model ?scenario ?count ?chip ?unit ?scope ?metric ?v ?interval ?div ?tier ?sub WHERE {
   ?claim bk:measuredBy %s ; bk:suite ?suite ; bk:model ?model ; bk:scenario ?scenario ;
-         bk:acceleratorCount ?count ; bk:accelerator ?ran_on ; bk:result ?r .
+         bk:ranOn ?ran_on ; bk:result ?r .
   ?r qudt:value ?v ; qudt:hasUnit ?unit ; bk:scope ?scope .
-  OPTIONAL { ?ran_on bk:madeOf ?part } BIND (COALESCE(?part, ?ran_on) AS ?c1)
-  OPTIONAL { ?c1 bk:variantOf ?base } BIND (COALESCE(?base, ?c1) AS ?chip)
+  OPTIONAL { ?ran_on bk:variantOf ?base } BIND (COALESCE(?base, ?ran_on) AS ?chip)
+  OPTIONAL { ?r bk:metric ?metric } OPTIONAL { ?r bk:statedInterval ?interval }
+  OPTIONAL { ?claim bk:acceleratorCount ?count }
   OPTIONAL { ?claim bk:division ?div } OPTIONAL { ?claim bk:accuracyTarget ?tier } OPTIONAL { ?claim bk:submitter ?sub }
-  OPTIONAL { ?claim bk:derivedValue/qudt:value ?derived }
 }
 """
-PER_ACCELERATOR, AGGREGATE = NamedNode(BK + "scope-per-accelerator"), NamedNode(BK + "scope-aggregate")
-_KEY = ("suite", "model", "scenario", "count", "chip", "unit")
 
 
-def _restates(vendor: dict[str, Any], audited: dict[str, Any]) -> bool:
-    """Whether a vendor row restates an audited row of the same key: division, tier and submitter agree
-    where the claim states them, and the numbers are equal within the rounding they are written to.
+def _tail(term: Any) -> str | None:
+    """The last part of an IRI (a concept's or a record's id), a literal's value; None for no term."""
+    if term is None:
+        return None
+    return str(term.value).rsplit("/", 1)[-1].rsplit("#", 1)[-1] if isinstance(term, NamedNode) else str(term.value)
+
+
+def side_result(row: dict[str, Any]) -> Result:
+    """One row of :data:`SIDE` (or a query of the same columns) as the matching rule reads it.
 
     >>> from pyoxigraph import Literal
-    >>> row = lambda v, **more: {"scope": AGGREGATE, "v": Literal(v), **more}
-    >>> _restates(row("944898"), row("944902")), _restates(row("910621"), row("910621.36"))
-    (False, True)
-    >>> _restates(row("910621", sub="acme"), row("910621.36", sub="coreweave"))
-    False
+    >>> row = {"claim": NamedNode("https://w3id.org/benchkg/id/benchmarks/c"), "v": Literal("1190000"),
+    ...        "scope": NamedNode(BK + "scope-aggregate"), "interval": Literal("[1185000, 1195000]")}
+    >>> r = side_result(row); r.id[-2:], r.scope, r.interval.holds(1186750)
+    ('/c', 'aggregate', True)
     """
-    for name in ("div", "tier", "sub"):
-        if name in vendor and vendor[name] != audited.get(name):
-            return False
-    if vendor["scope"] == PER_ACCELERATOR:
-        published = audited["v"] if audited["scope"] == PER_ACCELERATOR else audited.get("derived")
-    else:
-        published = audited["v"] if audited["scope"] == AGGREGATE else None
-    if published is None:
-        return False
-    value, published = Decimal(vendor["v"].value), Decimal(published.value)
-    return abs(value - published) <= _half_unit(value) + _half_unit(published)
+    scope = _tail(row.get("scope")) or ""
+    metric = _tail(row.get("metric")) or "throughput"
+    count = row.get("count")
+    interval = row.get("interval")
+    return Result(
+        id=str(row["claim"].value),
+        suite=str(row.get("suite")),
+        model=str(row.get("model")),
+        scenario=str(row.get("scenario")),
+        chips=frozenset({str(row.get("chip"))}),
+        unit=str(row.get("unit")),
+        scope=scope.removeprefix("scope-"),
+        metric=metric.removeprefix("metric-"),
+        value=Decimal(str(row["v"].value)),
+        count=int(count.value) if count is not None else None,
+        division=None if row.get("div") is None else str(row["div"]),
+        tier=None if row.get("tier") is None else str(row["tier"]),
+        submitter=None if row.get("sub") is None else str(row["sub"]),
+        interval=Interval.parse(interval.value) if interval is not None else None,
+    )
 
 
-def _half_unit(number: Decimal) -> Decimal:
-    """Half a unit in the last place ``number`` is written to (the rounding it states).
+def links(vendor: Iterable[Result], audited: Iterable[Result]) -> set[tuple[str, str]]:
+    """The (vendor claim id, audited result id) pairs the rule links, each side read once and met by its
+    round, model and scenario (the rule never links across them).
 
-    >>> _half_unit(Decimal("944898")), _half_unit(Decimal("910621.36")), _half_unit(Decimal("1.2E+6"))
-    (Decimal('0.5'), Decimal('0.005'), Decimal('5E+4'))
+    >>> from benchkg.kernel.matching import stated_interval
+    >>> key = dict(suite="r", model="m", scenario="s", chips=frozenset({"c"}), unit="u", scope="aggregate", count=8)
+    >>> a = Result("a", value=Decimal("910621.36"), **key)
+    >>> sorted(links([Result("v", value=Decimal(910621), **key), Result("w", value=Decimal(944898), **key)], [a]))
+    [('v', 'a')]
     """
-    exponent = number.as_tuple().exponent
-    return Decimal(5).scaleb(exponent - 1 if isinstance(exponent, int) else 0)  # (a NaN or an infinity: none)
+    by_key: dict[tuple[str, str, str], list[Result]] = {}
+    for result in audited:
+        by_key.setdefault((result.suite, result.model, result.scenario), []).append(result)
+    return {
+        (claim.id, other.id)
+        for claim in vendor
+        for other in by_key.get((claim.suite, claim.model, claim.scenario), ())
+        if restates(claim, other)
+    }
 
 
 def _keys_of(store: Store, claims: list[str]) -> list[tuple[str, str, str]]:
@@ -93,23 +114,26 @@ def audited_quads(store: Store, graph: NamedNode, claims: list[str] | None = Non
 
     >>> from decimal import Decimal as D
     >>> from pathlib import Path
+    >>> from benchkg.graph.facts import fact_quads
     >>> from benchkg.graph.mapping import record_quads
     >>> from benchkg.records.reader import Record
     >>> same = {"suite_id": "v", "model_id": "m", "scenario": "server", "accelerator_ids": ["c"],
     ...         "accelerator_count": 8, "metric": "throughput", "unit": "tokens/s", "scope": "aggregate"}
-    >>> audited = {"id": "a", "measured_by": "mlcommons", "value": D("910621"), **same}
-    >>> vendor = {"id": "v1", "measured_by": "vendor", "value": D("910621.36"), **same}
-    >>> higher = {"id": "v2", "measured_by": "vendor", "value": D("920000"), **same}
+    >>> audited = {"id": "a", "measured_by": "mlcommons", "value": D("910621.36"), **same}
+    >>> vendor = {"id": "v1", "measured_by": "vendor", "value": D("910621"), **same}
+    >>> rounded = {"id": "v2", "measured_by": "vendor", "value": D("911000"), "value_as_written": "911K", **same}
+    >>> higher = {"id": "v3", "measured_by": "vendor", "value": D("920000"), "value_as_written": "920K", **same}
     >>> store = Store()
-    >>> for d in (audited, vendor, higher):
+    >>> for d in (audited, vendor, rounded, higher):
     ...     store.extend(record_quads(Record("benchmarks", d["id"], Path("x.json"), d)))
+    >>> store.extend(fact_quads(store, NamedNode("urn:g"), "https://w3id.org/benchkg/"))
     >>> [(q.subject.value[-2:], q.object.value[-1:]) for q in audited_quads(store, NamedNode("urn:g"))]
-    [('v1', 'a')]
-    >>> [q.subject.value[-2:] for q in audited_quads(store, NamedNode("urn:g"), ["https://w3id.org/benchkg/id/benchmarks/v2"])]
+    [('v1', 'a'), ('v2', 'a')]
+    >>> [q.subject.value[-2:] for q in audited_quads(store, NamedNode("urn:g"), ["https://w3id.org/benchkg/id/benchmarks/v3"])]
     []
     """
 
-    def side(measured_by: str, models: str = "") -> list[dict[str, Any]]:
+    def side(measured_by: str, models: str = "") -> list[Result]:
         text = SIDE % measured_by
         if models:  # (the VALUES first, then the model, its fewest claims: Oxigraph reads from the first
             # pattern it can, and a round's or a scenario's claims are a fifth of all; 0.19 -> 0.06 s a side
@@ -117,26 +141,19 @@ def audited_quads(store: Store, graph: NamedNode, claims: list[str] | None = Non
             text = text.replace("WHERE {\n", "WHERE {\n  " + models + "\n  ?claim bk:model ?model .\n", 1)
         solutions = select(store, sparql_prefixes() + text, use_default_graph_as_union=True)
         names = [v.value for v in solutions.variables]
-        return [bound_terms(names, solution) for solution in solutions]
+        return [side_result(bound_terms(names, solution)) for solution in solutions]
 
     models = ""
     if claims is not None:
-        found = _keys_of(store, claims)
-        if not found:  # (claims removed, or none given: no link from or to them is left to make)
+        keys = _keys_of(store, claims)
+        if not keys:  # (claims removed, or none given: no link from or to them is left to make)
             return []
-        models = "VALUES (?suite ?model ?scenario) { " + " ".join(f"({' '.join(k)})" for k in found) + " }"
+        models = "VALUES (?suite ?model ?scenario) { " + " ".join(f"({' '.join(k)})" for k in keys) + " }"
     # each side read once and matched by key here: the same match as one SPARQL join of the two sides,
     # which at 10,000 claims took a minute of every build
-    audited: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
-    for row in side("bk:measured-by-mlcommons", models):
-        audited.setdefault(tuple(row[k] for k in _KEY), []).append(row)
-    links = {
-        (row["claim"], other["claim"])
-        for row in side("bk:measured-by-vendor", models)
-        for other in audited.get(tuple(row[k] for k in _KEY), ())
-        if _restates(row, other)
-    }
+    linked = links(side("bk:measured-by-vendor", models), side("bk:measured-by-mlcommons", models))
+    pairs = {(NamedNode(v), NamedNode(a)) for v, a in linked}
     if claims is not None:
         changed = {NamedNode(c) for c in claims}
-        links = {(v, a) for v, a in links if v in changed or a in changed}
-    return sorted((Quad(claim, AUDITED_BY, by, graph) for claim, by in links), key=str)
+        pairs = {(v, a) for v, a in pairs if v in changed or a in changed}
+    return sorted((Quad(claim, AUDITED_BY, by, graph) for claim, by in pairs), key=str)

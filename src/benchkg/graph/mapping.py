@@ -14,6 +14,7 @@ from typing import Any
 
 from pyoxigraph import Literal, NamedNode, Quad
 
+from benchkg.kernel.matching import stated_interval
 from benchkg.kernel.numbers import stated_counts, stating
 from benchkg.kernel.vocab import (
     BK,
@@ -36,7 +37,7 @@ RDF_TYPE = NamedNode(PREFIXES["rdf"] + "type")
 _DT = {name: NamedNode(XSD + name) for name in ("integer", "decimal", "boolean", "date")}
 #: the top-level benchmark fields that describe its headline number; they hang on a
 #: ``qudt:QuantityValue`` node ``<claim>#result`` instead of on the claim.
-RESULT_FIELDS = ("metric", "value", "unit", "scope")
+RESULT_FIELDS = ("metric", "value", "value_as_written", "unit", "scope")
 RESULT_FRAGMENT = "result"
 DERIVED_FRAGMENT = "derived/per-accelerator"
 _PLACES = Decimal("0.0001")
@@ -160,6 +161,10 @@ def record_quads(record: Record, base: str = DEFAULT_BASE) -> list[Quad]:
         e.add(subject, e.pred("bk:result"), result)
         for key, value in headline.items():
             e.value(result, value, fields[key], f"/{key}")
+        if "value" in data and data.get("measured_by") != "mlcommons":  # (an audited value is a point, as published)
+            quotes = [c["quote"] for c in data.get("sources", []) if isinstance(c, dict) and "quote" in c]
+            interval = stated_interval(data["value"], data.get("value_as_written"), quotes)
+            e.add(result, e.pred("bk:statedInterval"), Literal(str(interval)))
         count = data.get("accelerator_count")
         if (
             data.get("scope") == "aggregate"

@@ -13,8 +13,9 @@ no kind yet (the reviewed table has not classified them) *unclassified*: never c
 never guessed away. Both numbers are read in the ranked scope: as stated, or a throughput between
 aggregate and per accelerator (never a latency, a per-user or per-node value times the count).
 
-A result is *better* when it is better in the unit's direction (:mod:`benchkg.graph.facts`) by more
-than the two numbers' rounding (MLCommons' six significant figures, or the claim's whole number).
+A result is *better* when it is better in the unit's direction (:mod:`benchkg.graph.facts`) than every
+number the claim states (``bk:statedInterval``: "74K, the highest" is beaten only by a result above
+74,500; a latency "5.7 s" only by one below 5.65 s), so the claim's own rounding never beats it.
 The verdict: ``unchecked`` (no audited result of that population), ``beaten`` (at least ``rank`` of
 them are better), ``open`` (only with the unclassified would it be beaten), else ``holds``. ``best``
 is the best of the population (the runner-up when the claim holds).
@@ -29,6 +30,7 @@ from pyoxigraph import Literal, NamedNode, Quad, Store
 
 from benchkg.graph.facts import RDF_TYPE
 from benchkg.graph.opening import rows, select
+from benchkg.kernel.matching import Interval, published_digits, stated_interval
 from benchkg.kernel.vocab import BK, LOWER_IS_BETTER, UNITS, sparql_prefixes
 
 SUPERLATIVE = NamedNode(BK + "superlative")
@@ -47,13 +49,13 @@ _FACETS = ("suite", "division", "systemType", "model", "scenario", "accuracyTarg
 
 #: the claims that assert a rank, a row per facet value their population gives
 _CLAIMS = """
-SELECT ?claim ?rank ?ranked ?v ?unit ?scope ?metric ?derived ?count ?facet ?given ?part ?audited WHERE {
+SELECT ?claim ?rank ?ranked ?v ?unit ?scope ?metric ?derived ?count ?facet ?given ?part ?audited ?interval WHERE {
   # (every required pattern before the first OPTIONAL: a pattern after one is read for every result and joined,
   # 0.25 s of every build on data/, where the claims that assert a rank are 15)
   ?claim bk:asserts ?as ; bk:result ?r . ?r qudt:value ?v ; qudt:hasUnit ?unit ; bk:scope ?scope ; bk:metric ?metric .
   OPTIONAL { ?as bk:rank ?rank } OPTIONAL { ?as bk:rankScope ?ranked }
   OPTIONAL { ?claim bk:derivedValue/qudt:value ?derived } OPTIONAL { ?claim bk:acceleratorCount ?count }
-  OPTIONAL { ?claim bk:auditedBy ?audited }
+  OPTIONAL { ?claim bk:auditedBy ?audited } OPTIONAL { ?r bk:statedInterval ?interval }
   OPTIONAL { ?as bk:among ?pop . ?pop ?facet ?given OPTIONAL { ?given bk:madeOf ?part } }
 }
 """
@@ -123,6 +125,38 @@ def _in_scope(row: dict[str, Any], ranked: str) -> Literal | None:
     return None
 
 
+def _interval_in_scope(claim: dict[str, Any], ranked: str) -> Interval | None:
+    """The numbers the claim's value states (:func:`benchkg.kernel.matching.stated_interval`, as the mapping
+    wrote it), read in the ranked scope: "74K" is 73,500 to 74,500 in aggregate, a ninth of that per
+    accelerator of 9. None when it has no reading there."""
+    stated = Interval.parse(claim["interval"].value) if "interval" in claim else stated_interval(claim["v"].value)
+    scope = claim["scope"].value
+    if scope == ranked:
+        return stated
+    if ranked == _PER_ACCELERATOR and scope == _AGGREGATE and "count" in claim and Decimal(claim["count"].value) > 0:
+        return stated.scaled(1 / Decimal(claim["count"].value))
+    if ranked == _AGGREGATE and scope == _PER_ACCELERATOR and "count" in claim:
+        return stated.scaled(Decimal(claim["count"].value))
+    return None
+
+
+def _beyond(stated: Interval | None, number: Decimal, sign: int) -> bool:
+    """Whether an audited ``number`` is better than every number the claim states (``sign`` 1: higher is
+    better): above the interval's high end, or below its low end for a latency, by more than its own
+    rounding. A rival inside the interval is the claim's equal as written, never better.
+
+    >>> five_seven = Interval(Decimal("5.65"), Decimal("5.75"))
+    >>> _beyond(five_seven, Decimal("5.70"), -1), _beyond(five_seven, Decimal("5.6"), -1)
+    (False, True)
+    >>> _beyond(Interval(Decimal("1E+6"), None, open_low=True), Decimal("3E+6"), 1)  # "over 1M": no top
+    False
+    """
+    if stated is None:
+        return False
+    bound = stated.high if sign > 0 else stated.low
+    return bound is not None and sign * (number - bound) > 0 and not stated.meets(published_digits(number))
+
+
 def _literal(term: Any) -> Literal | None:
     return term if isinstance(term, Literal) else None
 
@@ -161,7 +195,7 @@ def verdict(claim: dict[str, Any], audited: dict[NamedNode, dict[str, Any]], iri
     stated = _in_scope(claim, ranked)
     mine = Decimal(stated.value) if stated is not None else None
     sign = -1 if claim["unit"].value in _LOWER_UNITS else 1
-    plain = claim["scope"].value == ranked and Decimal(claim["v"].value) == Decimal(claim["v"].value).to_integral()
+    stated_as = _interval_in_scope(claim, ranked)
     counts = {"rows": 0, "population": 0, "better": 0, "unclassified": 0}
     top: Decimal | None = None
     best: list[tuple[NamedNode, Literal]] = []
@@ -173,7 +207,7 @@ def verdict(claim: dict[str, Any], audited: dict[NamedNode, dict[str, Any]], iri
         if admitted is None or mine is None or value is None:
             continue
         number = Decimal(value.value)
-        beats = sign * (number - mine) > max(abs(mine) * Decimal("0.000005"), Decimal("0.5") if plain else 0)
+        beats = _beyond(stated_as, number, sign)
         counts["rows"] += 1
         counts["population"] += admitted
         counts["better"] += admitted * beats

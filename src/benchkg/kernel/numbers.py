@@ -185,3 +185,46 @@ def stated_counts(name: str) -> list[int]:
             continue
         out.append(int(number))
     return out
+
+
+_UNITS_IN_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+}  # fmt: skip
+_SCALES_IN_WORDS = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
+_WORD = re.compile(r"[a-z]+", re.I)
+
+
+def words_number(text: str) -> tuple[Decimal, Decimal] | None:
+    """A whole number written in words in ``text`` ("one hundred and twelve thousand tokens per second"):
+    its value and the place it is written to (its last non-zero word's), or None when ``text`` writes
+    none, or writes digits (:func:`mentions` reads those).
+
+    >>> words_number("one hundred and twelve thousand tokens per second")
+    (Decimal('112000'), Decimal('1000'))
+    >>> words_number("over two million"), words_number("twenty-five"), words_number("74K"), words_number("the best")
+    ((Decimal('2000000'), Decimal('1000000')), (Decimal('25'), Decimal('1')), None, None)
+    """
+    if re.search(r"\d", text):
+        return None
+    total = current = 0
+    started = False
+    for word in (w.lower() for w in _WORD.findall(text.replace("-", " "))):
+        if word in _UNITS_IN_WORDS:
+            current += _UNITS_IN_WORDS[word]
+            started = True
+        elif word in _SCALES_IN_WORDS and started:
+            if _SCALES_IN_WORDS[word] == 100:
+                current *= 100
+            else:
+                total, current = total + current * _SCALES_IN_WORDS[word], 0
+        elif not (word == "and" and started) and started:
+            break
+    if not started:
+        return None
+    value, place = total + current, 1
+    while value and value % (place * 10) == 0:
+        place *= 10
+    return Decimal(value), Decimal(place)

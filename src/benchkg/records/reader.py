@@ -27,6 +27,7 @@ from urllib.parse import urlparse
 
 from benchkg.kernel.errors import InputError, InputProblem
 from benchkg.kernel.jsonpos import escape_pointer, line_of, pointer_lines
+from benchkg.kernel.matching import as_written_problem, written_interval
 from benchkg.records.layout import Layout, layout_for, reference_names, shape_files
 from benchkg.records.schema import BENCHMARK_FIELD_PATHS, ID_PATTERN, KINDS, SCHEMA, Field
 
@@ -520,9 +521,32 @@ def read_record(path: Path, kind: str) -> Record:
         problems.append(("/id", reserved_id(record_id), None))
     if not problems:
         data = whole_numbers(data, SCHEMA[kind])
+        if kind == "benchmarks" and "value_as_written" in data:
+            problems += [("/value_as_written", p, None) for p in _as_written_problems(data)]
     if problems:
         fail(problems)
     return Record(kind, str(record_id), path, data, hashlib.sha256(raw).hexdigest(), state)
+
+
+def _as_written_problems(data: dict[str, Any]) -> list[str]:
+    """What is wrong with a claim's ``value_as_written``: it must write the number ``value`` holds.
+
+    >>> _as_written_problems({"value": 1190000, "value_as_written": "1.19M"})
+    []
+    >>> _as_written_problems({"value_as_written": "1.19M"})
+    ["value_as_written is the spelling of the value, and the claim has no value: add 'value': 1190000"]
+    """
+    written = data["value_as_written"]
+    if "value" not in data:
+        found = written_interval(written)
+        hint = (
+            f": add 'value': {format(found.low + (found.high - found.low) / 2, 'f')}"
+            if found and found.low is not None and found.high is not None
+            else ""
+        )
+        return [f"value_as_written is the spelling of the value, and the claim has no value{hint}"]
+    problem = as_written_problem(data["value"], written)
+    return [problem] if problem else []
 
 
 def record_names(data_dir: Path) -> list[tuple[str, str]]:

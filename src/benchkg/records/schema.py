@@ -168,6 +168,8 @@ BENCHMARK = {
     # the number
     "metric": V("bk:metric", "metric"),
     "value": N("qudt:value"),
+    # the text's own spelling of the value ("1.19M", "74K", "5.7 s", "over 1M"): the precision it states
+    "value_as_written": S("bk:valueAsWritten"),
     "unit": Field("unit", "qudt:hasUnit"),
     "scope": V("bk:scope", "scope"),
     "reported": L("bk:reported", _quantity("bk:reported")),

@@ -1,0 +1,222 @@
+"""A claim judged as written (issue 60): the precision a vendor's number states, one matching rule, and
+a verdict in ``show``.
+
+The claims are a held-out press release's, entered as a curator would (``tests/fixtures/judged``) in a new
+data repository beside the reference set, and read the way a curator reads them: ``benchkg show`` and
+``benchkg query vendor-vs-audited`` on the command line. Every expected audited value is read from the
+audited record's own file, never from the graph."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from benchkg.api import open as open_kg
+from benchkg.records.scaffold import init_repo
+from conftest import FIXTURES, FULL_DATA, cli
+
+pytestmark = pytest.mark.slow  # a data repository over the whole reference set, built
+
+JUDGED = FIXTURES / "judged"
+NEBIUS = "judged-nebius-gb300-gpt-oss-offline-1-19m"
+MITAC = "judged-mitac-mi355x-llama2-interactive-74k"
+WAN = "judged-nvidia-gb200-wan-singlestream-5-7s"
+COREWEAVE = "judged-coreweave-gb300-gpt-oss-offline-wrong-scenario"
+CRUSOE = "judged-crusoe-mi355x-gpt-oss-offline-5749450"
+MIXTRAL = "judged-nvidia-h200-mixtral-v6-1"
+V61 = "mlperf-6.1-closed-"
+
+
+def audited(name: str) -> dict:
+    """An audited result's record, read from its file."""
+    return json.loads((FULL_DATA / "benchmarks" / f"{name}.json").read_text())
+
+
+NEBIUS_RESULT = V61 + "nebius-gb300-nvl72-gb300-288gb-aarch64x72-trt-gpt-oss-120b-offline"
+MITAC_RESULT = V61 + "mitac-8xmi355x-2xepyc-9755-llama2-70b-99.9-interactive"
+WAN_RESULT = V61 + "nvidia-gb200-nvl72-gb200-186gb-aarch64x72-trt-wan-2.2-t2v-a14b-singlestream"
+COREWEAVE_OFFLINE = V61 + "coreweave-gb300-nvl72-gb300-288gb-aarch64x72-trt-gpt-oss-120b-offline"
+COREWEAVE_SERVER = V61 + "coreweave-gb300-nvl72-gb300-288gb-aarch64x72-trt-gpt-oss-120b-server"
+CRUSOE_RESULT = V61 + "crusoe-512xmi355x-crusoe-gpt-gpt-oss-120b-offline"
+
+
+def _repo(root: Path) -> Path:
+    """A new data repository with the held-out press release's claims entered."""
+    init_repo(root)
+    for kind in ("benchmarks", "sources"):
+        for path in (JUDGED / kind).glob("*.json"):
+            shutil.copy(path, root / "data" / kind / path.name)
+    return root / "data"
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory) -> Path:
+    data = _repo(tmp_path_factory.mktemp("judged") / "claims")
+    built = cli("build", "--data", data)
+    assert built.exit_code == 0, built.output
+    return data
+
+
+def verdict_line(data: Path, claim: str) -> str:
+    shown = cli("show", claim, "--data", data)
+    assert shown.exit_code == 0, shown.output
+    lines = [line.strip() for line in shown.stdout.splitlines() if line.strip().startswith("verdict:")]
+    assert len(lines) == 1, shown.stdout
+    return lines[0].removeprefix("verdict: ")
+
+
+def vendor_vs_audited(data: Path) -> dict[str, dict]:
+    """vendor-vs-audited's rows as a curator exports them (CSV), by vendor claim."""
+    out = cli("query", "vendor-vs-audited", "--data", data, "--format", "csv")
+    assert out.exit_code == 0, out.output
+    return {row["vendor_claim"]: row for row in csv.DictReader(io.StringIO(out.stdout))}
+
+
+def links(data: Path) -> set[tuple[str, str]]:
+    """The bk:auditedBy links of the store the CLI built (read through the API, as a script would)."""
+    kg = open_kg(data)
+    found = kg.backend.select(
+        "PREFIX bk: <https://w3id.org/benchkg/ontology#> SELECT ?c ?a WHERE { ?c bk:auditedBy ?a }"
+    )
+    kg.close()
+    return {(r["c"].rsplit("/", 1)[-1], r["a"].rsplit("/", 1)[-1]) for r in found}
+
+
+def _number(value) -> str:
+    return format(Decimal(str(value)).normalize(), ",f")
+
+
+def test_a_rounded_number_matches_its_audited_result_as_written(data):
+    """'1.19M' states 1,185,000 to 1,195,000: Nebius's audited 1,186,750 lies in it."""
+    result = audited(NEBIUS_RESULT)
+    assert Decimal(1185000) <= Decimal(str(result["value"])) <= Decimal(1195000) != Decimal(str(result["value"]))
+    assert verdict_line(data, NEBIUS) == (
+        f"matches as written {NEBIUS_RESULT} ({_number(result['value'])}; '1.19M' states 1,185,000 to 1,195,000)"
+    )
+    row = vendor_vs_audited(data)[NEBIUS]
+    assert row["audited_claim"] == NEBIUS_RESULT and row["verdict"] == "matches as written"
+    assert (NEBIUS, NEBIUS_RESULT) in links(data)
+
+
+def test_the_same_claim_without_its_spelling_is_read_to_its_last_digit_and_differs(tmp_path):
+    """The record's 1190000 alone says nothing of the text's rounding: the number written is the one judged."""
+    data = _repo(tmp_path / "claims")
+    path = data / "benchmarks" / f"{NEBIUS}.json"
+    record = json.loads(path.read_text())
+    del record["value_as_written"]
+    record["sources"][0]["quote"] = "a record for GPT-OSS-120B Offline on one GB300 NVL72 rack"
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    assert cli("build", "--data", data).exit_code == 0
+    line = verdict_line(data, NEBIUS)
+    assert line.startswith(f"differs from {NEBIUS_RESULT}: the audited {_number(audited(NEBIUS_RESULT)['value'])}")
+    assert "0.3 % above" in line
+    assert vendor_vs_audited(data)[NEBIUS]["verdict"] == "differs (above)"
+
+
+def test_a_rounded_superlative_is_never_beaten_by_its_own_audited_result(data):
+    """'74K tokens/s, the highest' on MiTAC's 8x MI355X: its own 74,385.6 is the number it states, not a rival;
+    the runner-up is the best other result of the population, read from the files."""
+    own = audited(MITAC_RESULT)
+    population = [
+        json.loads(p.read_text()) for p in (FULL_DATA / "benchmarks").glob("mlperf-6.1-*llama2-70b*interactive.json")
+    ]
+    population = [r for r in population if r["scenario"] == "interactive" and r["id"] != own["id"]]
+    runner_up = max(population, key=lambda r: Decimal(str(r["value"])))
+    assert Decimal(str(runner_up["value"])) < 74500 < Decimal(str(own["value"])) + 1000
+    shown = cli("show", MITAC, "--data", data).stdout
+    assert (
+        f"superlative: holds (0 of {len(population)} audited results better; "
+        f"runner-up {runner_up['id']} with {_number(runner_up['value'])})"
+    ) in shown
+    assert "superlative-not-borne-out" not in shown and (MITAC, MITAC_RESULT) in links(data)
+
+
+def test_a_latency_rounded_up_is_not_beaten_by_its_own_result(tmp_path):
+    """'6 s, the fastest Wan 2.2 SingleStream result of v6.1' (GB200 NVL72, audited 5.73 s): 6 s states 5.5 to
+    6.5 s, so the audited 5.73 s is the claim's own, and the GB300 results inside that rounding are its
+    equals as written, not better."""
+    data = _repo(tmp_path / "claims")
+    record = json.loads((JUDGED / "benchmarks" / f"{WAN}.json").read_text())
+    record |= {
+        "id": "judged-wan-6s-fastest",
+        "value": 6,
+        "value_as_written": "6 s",
+        "asserts": {
+            "rank": 1,
+            "scope": "per-query",
+            "among": {"suite_id": "mlperf-inference-v6.1", "model_id": "wan-2.2-t2v-a14b", "scenario": "single-stream"},
+        },
+    }
+    record["sources"] = [{"source_id": "press-release-held-out", "quote": "the fastest Wan 2.2 video: 6 s"}]
+    (data / "benchmarks" / "judged-wan-6s-fastest.json").write_text(json.dumps(record, indent=2) + "\n")
+    assert cli("build", "--data", data).exit_code == 0
+    shown = cli("show", "judged-wan-6s-fastest", "--data", data).stdout
+    assert "superlative: holds" in shown and "superlative: beaten" not in shown, shown
+    assert ("judged-wan-6s-fastest", WAN_RESULT) in links(data)
+
+
+def test_a_latency_claim_is_linked_and_judged(data):
+    result = audited(WAN_RESULT)
+    assert verdict_line(data, WAN) == (
+        f"matches as written {WAN_RESULT} ({_number(result['value'])}; '5.7 s' states 5.65 to 5.75)"
+    )
+    assert (WAN, WAN_RESULT) in links(data)
+    shown = cli("show", WAN, "--data", data).stdout
+    assert "vendor-measured-not-audited" not in shown.split("gotchas that apply:")[1].split("findings:")[0]
+    out = cli("query", "vendor-vs-audited", "--data", data)
+    assert "a latency has none; benchkg show CLAIM gives each claim's verdict" in out.stdout and WAN in out.stdout
+
+
+def test_a_wrong_number_names_the_result_it_is(data):
+    """CoreWeave's Server figure written as Offline: differs from the Offline result, and is the Server one."""
+    offline, server = audited(COREWEAVE_OFFLINE), audited(COREWEAVE_SERVER)
+    below = (1 - Decimal(1160490) / Decimal(str(offline["value"]))) * 100
+    assert Decimal(str(server["value"])) == 1160490
+    assert verdict_line(data, COREWEAVE) == (
+        f"differs from {COREWEAVE_OFFLINE}: the audited {_number(offline['value'])}, the claim 1,160,490 is "
+        f"{below.quantize(Decimal('0.1'))} % below; 1,160,490 is coreweave's audited result {COREWEAVE_SERVER} "
+        "(scenario server), and the claim says scenario offline"
+    )
+    assert vendor_vs_audited(data)[COREWEAVE]["verdict"] == "differs (below)"
+
+
+def test_one_rule_says_whether_two_numbers_are_the_same_everywhere(data):
+    """5,749,450 beside the audited 5,749,440 (published to six figures: 5,749,435 to 5,749,445): no link,
+    differs in show and vendor-vs-audited alike, and the claim keeps vendor-measured-not-audited; each judged
+    claim's verdict, link, pairing and caveat agree."""
+    rows, linked = vendor_vs_audited(data), links(data)
+    assert verdict_line(data, CRUSOE).startswith(f"differs from {CRUSOE_RESULT}: the audited 5,749,440")
+    for claim in (NEBIUS, MITAC, WAN, COREWEAVE, CRUSOE, MIXTRAL):
+        line = verdict_line(data, claim)
+        matched = line.startswith("matches")
+        assert matched == any(c == claim for c, _ in linked), (claim, line)
+        if claim in rows:
+            assert rows[claim]["verdict"].startswith("matches") == matched, (claim, rows[claim])
+        shown = cli("show", claim, "--data", data).stdout.split("gotchas that apply:")[1].split("findings:")[0]
+        assert ("vendor-measured-not-audited" in shown) != matched, (claim, shown)
+
+
+def test_a_benchmark_the_round_lacks_has_no_audited_result_of_that_round(data):
+    """A Mixtral 8x7B figure 'in v6.1': v6.1 has no Mixtral result, so no partner from another round."""
+    assert not any("mixtral" in p.name for p in (FULL_DATA / "benchmarks").glob("mlperf-6.1-*.json"))
+    assert verdict_line(data, MIXTRAL).startswith("no audited result of this round and model")
+    assert MIXTRAL not in vendor_vs_audited(data)
+    assert not any(c == MIXTRAL for c, _ in links(data))
+
+
+def test_value_as_written_must_write_the_value(tmp_path):
+    """A spelling that does not state the value is a bad record: file, line and field, exit 2 (an input error)."""
+    data = _repo(tmp_path / "claims")
+    path = data / "benchmarks" / f"{NEBIUS}.json"
+    path.write_text(path.read_text().replace('"1.19M"', '"1.3M"'))
+    out = cli("build", "--data", data)
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "value_as_written" in text)
+    assert out.exit_code == 2, out.output
+    assert f"{path}:{line}" in out.stderr and "/value_as_written" in out.stderr
+    assert "'1.3M' states 1250000 to 1350000, not the value 1190000" in out.stderr
