@@ -1,7 +1,7 @@
 """``bk:auditedBy``: which audited result a vendor claim restates, derived at build time by the one
 matching rule (:func:`benchkg.kernel.matching.restates`): an audited result of the claim's round, model,
-scenario, hardware as a whole (``bk:ranOn``: a rack is its chip, a variant its base chip, a mixed system
-its combination), unit and scope, with the same count, division, tier and submitter where the claim states
+scenario, hardware as a whole where the claim names it (``bk:ranOn``: a rack is its chip, a variant its
+base chip, a mixed system its combination), unit and scope, with the same count, division, tier and submitter where the claim states
 them, whose value as published lies in the interval the claim's number states (``bk:statedInterval``:
 "1.19M" states 1,185,000–1,195,000). A per-accelerator claim reads the audited aggregate ÷ its count,
 unrounded. Every such audited result is linked; a claim that restates none has no link and stays the
@@ -24,10 +24,9 @@ AUDITED_BY = NamedNode(BK + "auditedBy")
 #: one side's results (vendor or MLCommons) with what the rule compares, a row per result
 SIDE = """
 SELECT ?claim ?suite ?model ?scenario ?count ?chip ?unit ?scope ?metric ?v ?interval ?div ?tier ?sub WHERE {
-  ?claim bk:measuredBy %s ; bk:suite ?suite ; bk:model ?model ; bk:scenario ?scenario ;
-         bk:ranOn ?ran_on ; bk:result ?r .
+  ?claim bk:measuredBy %s ; bk:suite ?suite ; bk:model ?model ; bk:scenario ?scenario ; bk:result ?r .
   ?r qudt:value ?v ; qudt:hasUnit ?unit ; bk:scope ?scope .
-  OPTIONAL { ?ran_on bk:variantOf ?base } BIND (COALESCE(?base, ?ran_on) AS ?chip)
+  OPTIONAL { ?claim bk:ranOn ?ran_on OPTIONAL { ?ran_on bk:variantOf ?base } } BIND (COALESCE(?base, ?ran_on) AS ?chip)
   OPTIONAL { ?r bk:metric ?metric } OPTIONAL { ?r bk:statedInterval ?interval }
   OPTIONAL { ?claim bk:acceleratorCount ?count }
   OPTIONAL { ?claim bk:division ?div } OPTIONAL { ?claim bk:accuracyTarget ?tier } OPTIONAL { ?claim bk:submitter ?sub }
@@ -60,7 +59,7 @@ def side_result(row: dict[str, Any]) -> Result:
         suite=str(row.get("suite")),
         model=str(row.get("model")),
         scenario=str(row.get("scenario")),
-        chips=frozenset({str(row.get("chip"))}),
+        chips=frozenset({str(row["chip"])} if row.get("chip") is not None else ()),
         unit=str(row.get("unit")),
         scope=scope.removeprefix("scope-"),
         metric=metric.removeprefix("metric-"),

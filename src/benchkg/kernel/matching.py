@@ -12,9 +12,9 @@ a record's ``1190000`` alone says nothing of how the text rounded it).
 An audited result *is* the number a claim states (:func:`restates`) when its value as published lies in the
 claim's interval (both read as the roundings they are: a published 910,621 is 910,620.5 to 910,621.5, so a
 harness's 910,621.36 restates it),
-in the claim's round, model and scenario, on the same hardware as a whole (a mixed system meets only the
-same combination), in the same unit and scope, with the same count, division, tier and submitter where
-the claim states them. :func:`judge` gives the verdict: ``matches`` (the written digits are the published
+in the claim's round, model and scenario, in the same unit and scope, and where the claim states them on the
+same hardware as a whole (a mixed system meets only the same combination), with the same count, division,
+tier and submitter. :func:`judge` gives the verdict: ``matches`` (the written digits are the published
 value), ``matches as written`` (within the interval), ``differs`` (the nearest audited result of that key,
 with the ratio), or ``no audited result`` (and of what). Everything that says whether a vendor's number
 is the audited one — ``bk:auditedBy``, ``vendor-vs-audited``, ``show``, the superlative check, the site —
@@ -97,6 +97,12 @@ class Interval:
         lows = [b for b in (self.low, other.low) if b is not None]
         highs = [b for b in (self.high, other.high) if b is not None]
         return not lows or not highs or max(lows) < min(highs)
+
+    def writes(self, number: Decimal | int | float | str) -> bool:
+        """Whether ``number`` is what the spelling writes: a value it states, or the bound it names ("over 1M"
+        writes 1,000,000, and states only what is above it)."""
+        n = Decimal(str(number))
+        return self.holds(n) or n in (self.low, self.high)
 
     def scaled(self, factor: Decimal) -> Interval:
         """The same interval with both bounds multiplied by ``factor`` (> 0): a per-accelerator reading."""
@@ -224,7 +230,7 @@ def stated_interval(
     number = Decimal(str(value))
     if as_written:
         found = written_interval(as_written)
-        if found is not None and found.holds(number):
+        if found is not None and found.writes(number):
             return Interval(found.low, found.high, found.open_low, found.open_high, as_written.strip())
     for quote in quotes:
         hits = [m for m in mentions(quote) if m.states(number)]
@@ -238,8 +244,8 @@ def as_written_problem(value: Decimal | int | float | str, as_written: str) -> s
     """Why ``as_written`` cannot be the spelling of ``value`` (None when it is): what a record's
     ``value_as_written`` must say.
 
-    >>> as_written_problem(1190000, "1.19M") is None, as_written_problem(1190000, "1.2M") is None
-    (True, True)
+    >>> [as_written_problem(v, w) is None for v, w in ((1190000, "1.19M"), (1190000, "1.2M"), (10**6, "over 1M"))]
+    [True, True, True]
     >>> as_written_problem(1190000, "1.3M")
     "'1.3M' states 1250000 to 1350000, not the value 1190000"
     >>> as_written_problem(5, "fast")
@@ -251,7 +257,7 @@ def as_written_problem(value: Decimal | int | float | str, as_written: str) -> s
             f"{as_written!r} writes no number; write the text's own spelling of the value, e.g. '1.19M', '74K', '5.7 s'"
         )
     number = Decimal(str(value))
-    if found.holds(number):
+    if found.writes(number):
         return None
     bounds = " to ".join(format(b.normalize(), "f") if b is not None else "any" for b in (found.low, found.high))
     return f"{as_written!r} states {bounds}, not the value {format(number.normalize(), 'f')}"
@@ -328,7 +334,7 @@ def published_interval(audited: Result, scope: str) -> Interval | None:
 _SAME: tuple[tuple[str, Callable[[Result, Result], bool]], ...] = (
     ("round and model", lambda c, a: c.suite == a.suite and c.model == a.model),
     ("scenario", lambda c, a: c.scenario == a.scenario),
-    ("hardware", lambda c, a: c.chips == a.chips),
+    ("hardware", lambda c, a: not c.chips or c.chips == a.chips),
     ("unit", lambda c, a: c.unit == a.unit and a.reading(c.scope) is not None),
     ("count", lambda c, a: c.count is None or c.count == a.count),
     ("division", lambda c, a: c.division is None or c.division == a.division),
@@ -338,8 +344,8 @@ _SAME: tuple[tuple[str, Callable[[Result, Result], bool]], ...] = (
 
 
 def comparable(claim: Result, audited: Result) -> bool:
-    """Whether ``audited`` is of the claim's key: round, model, scenario, hardware as a whole, unit and scope
-    (a throughput read per accelerator or in aggregate), and count, division, tier and submitter where the
+    """Whether ``audited`` is of the claim's key: round, model, scenario, unit and scope (a throughput read per
+    accelerator or in aggregate), and hardware as a whole, count, division, tier and submitter where the
     claim states them."""
     return all(same(claim, audited) for _, same in _SAME)
 
