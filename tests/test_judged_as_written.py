@@ -283,3 +283,75 @@ def test_held_out_announcements_are_judged_as_their_writer_expected(tmp_path):
         assert says in line, (claim["value_as_written"], line)
         if kind != "no audited result" and expected.get("audited_result_id"):
             assert f"mlperf-{expected['audited_result_id'].lstrip('v')}-" in line, (claim["value_as_written"], line)
+
+
+ORACLE_RESULT = V61 + "oracle-8xmi355x-2xepyc-9575f-llama2-70b-99.9-server"
+
+
+def _records(**fields) -> list[dict]:
+    """The audited records whose fields are these, read from the files."""
+    out = []
+    for path in (FULL_DATA / "benchmarks").glob("mlperf-*.json"):
+        record = json.loads(path.read_text())
+        if all(record.get(k) == v for k, v in fields.items()):
+            out.append(record)
+    return out
+
+
+def relative_line(data: Path, claim: str) -> str:
+    shown = cli("show", claim, "--data", data).stdout
+    lines = [line.strip() for line in shown.splitlines() if line.strip().startswith("relative: ")]
+    assert len(lines) == 2, shown  # the field as written, then the verdict
+    return lines[1].removeprefix("relative: ")
+
+
+def test_a_ratio_over_the_same_system_last_round_is_checked_across_its_renamed_system_id(data):
+    """Oracle's MI355X system is 8xMI355X_2xEPYC_9575F in v6.0 and 8xMI355X_2xEPYC-9575F in v6.1: one system.
+    '2.2 % more' than v6.0 holds; '2.1x' does not, with the ratio the record gives."""
+    (v60,) = _records(
+        suite_id="mlperf-inference-v6.0",
+        submitter_id="oracle",
+        model_id="llama2-70b",
+        scenario="server",
+        accuracy_target="99.9",
+        accelerator_ids=["amd-instinct-mi355x"],
+        accelerator_count=8,
+    )
+    ratio = Decimal(str(audited(ORACLE_RESULT)["value"])) / Decimal(str(v60["value"]))
+    shown = format(ratio.quantize(Decimal("0.001")).normalize(), "f")
+    assert relative_line(data, "judged-oracle-mi355x-llama2-server-2-2-percent") == (
+        f"holds: {shown}x {v60['id']} ({_number(v60['value'])}); '2.2 % more' states 1.0215 to 1.0225x"
+    )
+    assert relative_line(data, "judged-oracle-mi355x-llama2-server-2-1x").startswith(
+        f"does not hold: {shown}x {v60['id']}"
+    )
+
+
+def test_a_ratio_over_a_named_result_and_over_the_next_best(data):
+    """'31 % higher than our MI350X system' (the audited 74,385.6 over MiTAC's MI350X result) holds;
+    'nearly five times the next-best' per GPU does not: the runner-up, from the files, is within 1 %."""
+    mi350x = audited(V61 + "mitac-8xmi350x-2xepyc-9755-llama2-70b-99.9-interactive")
+    ratio = Decimal(str(audited(MITAC_RESULT)["value"])) / Decimal(str(mi350x["value"]))
+    assert relative_line(data, MITAC).startswith(
+        f"holds: {format(ratio.quantize(Decimal('0.001')).normalize(), 'f')}x {mi350x['id']}"
+    )
+    population = [
+        r
+        for r in _records(suite_id="mlperf-inference-v6.1", model_id="gpt-oss-120b", scenario="offline")
+        if r["id"] != COREWEAVE_OFFLINE and r["unit"] == "tokens/s" and r.get("accelerator_count")
+    ]
+    runner_up = max(population, key=lambda r: Decimal(str(r["value"])) / r["accelerator_count"])
+    line = relative_line(data, "judged-coreweave-gb300-gpt-oss-per-gpu-five-times")
+    assert line.startswith("does not hold: 1.00") and f"x {runner_up['id']} " in line, line
+    assert "'nearly five times' states 4.5 to 5.5x" in line
+
+
+def test_a_relative_claim_names_one_ratio_and_one_baseline(tmp_path):
+    data = _repo(tmp_path / "claims")
+    path = data / "benchmarks" / "judged-oracle-mi355x-llama2-server-2-1x.json"
+    record = json.loads(path.read_text())
+    record["relative"] |= {"percent": 110, "over": {"same_system_in": "mlperf-inference-v6.0", "next_best": True}}
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    out = cli("build", "--data", data)
+    assert out.exit_code == 2, out.output
+    assert "/relative: give the ratio once" in out.stderr and "/relative/over: name one baseline" in out.stderr

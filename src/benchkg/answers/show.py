@@ -11,7 +11,7 @@ from pathlib import Path
 from benchkg.answers.explain import TERMS, terms_in
 from benchkg.answers.queries import run_query
 from benchkg.answers.results import short
-from benchkg.answers.verdicts import claim_verdict
+from benchkg.answers.verdicts import claim_verdict, relative_verdict
 from benchkg.graph.backend import backend_of
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.matching import stated_interval
@@ -104,6 +104,10 @@ def describe(
         if judged is not None:
             verdict = judged.as_dict()
             lines.append(f"  verdict: {one_line(judged.line)}")
+        if isinstance(data.get("relative"), dict):
+            relative = relative_verdict(backend, iri, data["relative"], judged)
+            verdict = {**(verdict or {}), "relative": relative.as_dict()}
+            lines.append(f"  relative: {one_line(relative.line)}")
     if kind == "systems":
         lines += _system_fabrics(backend, iri)
     if kind == "benchmarks":

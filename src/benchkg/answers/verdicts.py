@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from benchkg.graph.audited import side_result
-from benchkg.kernel.matching import Interval, Result, Verdict, judge
+from benchkg.kernel.matching import Interval, Result, Verdict, judge, platform_key, ratio_interval
 from benchkg.kernel.vocab import sparql_prefixes
 
 #: the claim's own row, then every audited result of its round and model or of its submitter, with what
@@ -197,3 +197,120 @@ _LACKING = {
     "tier": "round, model, scenario, hardware and count at this accuracy tier",
     "submitter": "round, model, scenario, hardware and count by this submitter",
 }
+
+
+#: one audited result by its IRI, or the audited results of a round, model, scenario and submitter with
+#: their MLPerf system IDs (the columns of :data:`benchkg.graph.audited.SIDE`, and ?platform)
+_BASELINE = """
+SELECT ?claim ?suite ?model ?scenario ?count ?chip ?unit ?scope ?metric ?v ?div ?tier ?sub ?platform WHERE {
+  %(which)s
+  ?claim bk:result ?r . ?r qudt:value ?v ; qudt:hasUnit ?unit ; bk:scope ?scope .
+  OPTIONAL { ?claim bk:suite ?suite } OPTIONAL { ?claim bk:model ?model } OPTIONAL { ?claim bk:scenario ?scenario }
+  OPTIONAL { ?claim bk:ranOn ?chip } OPTIONAL { ?r bk:metric ?metric } OPTIONAL { ?claim bk:acceleratorCount ?count }
+  OPTIONAL { ?claim bk:division ?div } OPTIONAL { ?claim bk:accuracyTarget ?tier } OPTIONAL { ?claim bk:submitter ?sub }
+  OPTIONAL { ?claim bk:platformId ?platform }
+}
+ORDER BY ?claim
+"""
+
+
+@dataclass(frozen=True)
+class RelativeVerdict:
+    """A stated ratio judged: ``verdict`` (holds, does not hold, unchecked), the ``ratio`` the record gives,
+    the ``baseline`` (an IRI, or None) and ``line``, what ``show`` prints."""
+
+    verdict: str
+    ratio: Decimal | None
+    baseline: str | None
+    line: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict,
+            "ratio": self.ratio,
+            "baseline": _id(self.baseline) if self.baseline else None,
+            "line": self.line,
+        }
+
+
+def relative_verdict(backend: Any, iri: str, relative: dict, judged: ClaimVerdict | None) -> RelativeVerdict:
+    """Whether the record bears out a claim's stated ratio (``relative``): the claim's number (the audited
+    result it restates, when it restates one) over the baseline, within the precision the ratio is written
+    to (:func:`benchkg.kernel.matching.ratio_interval`)."""
+    written = ratio_interval(relative.get("times"), relative.get("percent"), relative.get("as_written"))
+    said = relative.get("as_written") or (
+        f"{relative['times']}x" if "times" in relative else f"{relative.get('percent')} %"
+    )
+    over = relative.get("over", {})
+    linked = judged.verdict.results if judged and judged.kind.startswith("matches") else ()
+    mine = linked[0] if linked else (judged.claim if judged else None)
+    baseline: Result | None = None
+    number: Decimal | None = None
+    why = ""
+    if "claim_id" in over:
+        found = _baseline_rows(backend, f"VALUES ?claim {{ <{iri.rsplit('/', 1)[0]}/{over['claim_id']}> }}")
+        baseline = found[0] if found else None
+        why = f"no result {over['claim_id']} in the store"
+    elif "same_system_in" in over:
+        baseline, why = _same_system(backend, mine if linked else None, over["same_system_in"])
+    elif over.get("next_best"):
+        best = backend.select(
+            "PREFIX bk: <https://w3id.org/benchkg/ontology#> SELECT ?best ?value ?claimed WHERE { "
+            f"<{iri}> bk:superlative ?s . ?s bk:best ?best ; bk:bestValue ?value ; bk:claimValue ?claimed }} ORDER BY ?best"
+        )
+        why = "no superlative population with a result other than the claim (asserts names none)"
+        if best and mine is not None:
+            ratio = Decimal(best[0]["claimed"]) / Decimal(best[0]["value"])
+            return _relative(written, said, ratio, best[0]["best"], number_text(Decimal(best[0]["value"])))
+    if baseline is None or mine is None:
+        return RelativeVerdict("unchecked", None, None, f"unchecked: {why}")
+    number = baseline.reading(mine.scope)
+    if not number:
+        return RelativeVerdict(
+            "unchecked", None, baseline.id, f"unchecked: {_id(baseline.id)} has no {mine.scope} value"
+        )
+    return _relative(written, said, mine.value / number, baseline.id, number_text(number))
+
+
+def _relative(written: Interval, said: str, ratio: Decimal, baseline: str, shown: str) -> RelativeVerdict:
+    holds = written.holds(ratio)
+    text = format(ratio.quantize(Decimal("0.001")).normalize(), "f")
+    line = (
+        f"{'holds' if holds else 'does not hold'}: {text}x {_id(baseline)} ({shown}); "
+        f"{said!r} states {interval_text(written)}x"
+    )
+    return RelativeVerdict("holds" if holds else "does not hold", ratio, baseline, line)
+
+
+def _baseline_rows(backend: Any, which: str) -> list[Result]:
+    rows = backend.results(sparql_prefixes() + _BASELINE % {"which": which}, "verdict").rows
+    return [side_result(row) for row in rows]
+
+
+def _same_system(backend: Any, mine: Result | None, suite: str) -> tuple[Result | None, str]:
+    """The audited result of the same system (MLPerf system ID, :func:`platform_key`), submitter, model,
+    scenario and tier as the audited result ``mine``, in round ``suite``."""
+    if mine is None:
+        return None, "the claim restates no audited result, so its system's MLPerf ID is not known"
+    rows = backend.results(
+        sparql_prefixes() + _BASELINE % {"which": f"VALUES ?claim {{ <{mine.id}> }}"}, "verdict"
+    ).rows
+    platform = next((row["platform"].value for row in rows if row.get("platform") is not None), None)
+    if platform is None:
+        return None, f"{_id(mine.id)} has no MLPerf system ID"
+    base = mine.id.rsplit("/benchmarks/", 1)[0]
+    which = (
+        f"?claim bk:measuredBy bk:measured-by-mlcommons ; bk:suite <{base}/suites/{suite}> ; "
+        f"bk:model {mine.model} ; bk:scenario {mine.scenario} ."
+        + (f" ?claim bk:submitter {mine.submitter} ." if mine.submitter else "")
+    )
+    rows = backend.results(sparql_prefixes() + _BASELINE % {"which": which}, "verdict").rows
+    same = [
+        side_result(row)
+        for row in rows
+        if row.get("platform") is not None and platform_key(row["platform"].value) == platform_key(platform)
+    ]
+    same = [r for r in same if mine.tier is None or r.tier in (None, mine.tier)]
+    if not same:
+        return None, f"no audited result of system {platform} in {suite}"
+    return same[0], ""

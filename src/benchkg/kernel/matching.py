@@ -263,6 +263,33 @@ def as_written_problem(value: Decimal | int | float | str, as_written: str) -> s
     return f"{as_written!r} states {bounds}, not the value {format(number.normalize(), 'f')}"
 
 
+def ratio_interval(
+    times: Decimal | None = None, percent: Decimal | None = None, as_written: str | None = None
+) -> Interval:
+    """The ratios a relative claim states, as factors: "2.1×" is 2.05 to 2.15; "29 %" higher is 1.285 to
+    1.295; "nearly five times" 4.5 to 5.5; "more than 2x" above 2. ``as_written`` gives the precision; else
+    the digits of ``times`` or ``percent``.
+
+    >>> pairs = (("2.1", "2.1×"), ("5", "nearly five times"), ("2", "more than 2x"))
+    >>> [str(ratio_interval(Decimal(t), as_written=w)) for t, w in pairs]
+    ['[2.05, 2.15]', '[4.5, 5.5]', '(2, *)']
+    >>> str(ratio_interval(percent=Decimal(29), as_written="29 % higher")), str(ratio_interval(percent=Decimal(-10)))
+    ('[1.285, 1.295]', '[0.895, 0.905]')
+    """
+    stated = Decimal(times if times is not None else percent if percent is not None else 0)
+    found = written_interval(as_written) if as_written else None
+    if found is None or not found.writes(stated):
+        found = digits_interval(stated)
+    if times is not None:
+        return found
+    return Interval(
+        None if found.low is None else 1 + found.low / 100,
+        None if found.high is None else 1 + found.high / 100,
+        found.open_low,
+        found.open_high,
+    )
+
+
 def platform_key(platform: str) -> str:
     """An MLPerf system ID compared across rounds: case folded, ``_`` and ``-`` one character (v6.0 writes
     ``8xMI355X_2xEPYC_9575F`` where v6.1 writes ``8xMI355X_2xEPYC-9575F``).

@@ -523,6 +523,8 @@ def read_record(path: Path, kind: str) -> Record:
         data = whole_numbers(data, SCHEMA[kind])
         if kind == "benchmarks" and "value_as_written" in data:
             problems += [("/value_as_written", p, None) for p in _as_written_problems(data)]
+        if kind == "benchmarks" and isinstance(data.get("relative"), dict):
+            problems += [(pointer, p, None) for pointer, p in _relative_problems(data["relative"])]
     if problems:
         fail(problems)
     return Record(kind, str(record_id), path, data, hashlib.sha256(raw).hexdigest(), state)
@@ -547,6 +549,36 @@ def _as_written_problems(data: dict[str, Any]) -> list[str]:
         return [f"value_as_written is the spelling of the value, and the claim has no value{hint}"]
     problem = as_written_problem(data["value"], written)
     return [problem] if problem else []
+
+
+def _relative_problems(relative: dict[str, Any]) -> list[tuple[str, str]]:
+    """What is wrong with a claim's ``relative``: one of ``times`` and ``percent``, one baseline in ``over``,
+    and an ``as_written`` that writes the ratio.
+
+    >>> _relative_problems({"times": 2.1, "as_written": "2.1x", "over": {"next_best": True}})
+    []
+    >>> _relative_problems({"times": 2, "percent": 100, "over": {}})[0][1]
+    "give the ratio once: 'times' (2.1 for 2.1x) or 'percent' (29 for 29 % higher)"
+    """
+    out = []
+    stated = [k for k in ("times", "percent") if k in relative]
+    if len(stated) != 1:
+        out.append(("/relative", "give the ratio once: 'times' (2.1 for 2.1x) or 'percent' (29 for 29 % higher)"))
+    over = relative.get("over", {})
+    bases = [k for k in ("same_system_in", "claim_id", "next_best") if k in over and over[k] is not False]
+    if len(bases) != 1:
+        out.append(
+            (
+                "/relative/over",
+                "name one baseline: 'same_system_in' (a round), 'claim_id' (a result or claim) or 'next_best': true",
+            )
+        )
+    written = relative.get("as_written")
+    if len(stated) == 1 and isinstance(written, str):
+        found = written_interval(written)
+        if found is None or not found.writes(relative[stated[0]]):
+            out.append(("/relative/as_written", f"{written!r} does not write the {stated[0]} {relative[stated[0]]}"))
+    return out
 
 
 def record_names(data_dir: Path) -> list[tuple[str, str]]:

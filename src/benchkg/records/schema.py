@@ -224,6 +224,22 @@ BENCHMARK = {
     "inferred": B("bk:inferred"),
     "omitted_by_source": L("bk:omittedBySource", Field("field-name", "bk:omittedBySource")),
     "gotcha_ids": L("bk:gotcha", R("bk:gotcha", "gotchas")),
+    # a ratio the source states ("2.1x what the same system delivered last round", "29 % higher than the
+    # previous generation", "nearly five times the next-best"): times or percent, over one baseline
+    "relative": O(
+        "bk:relative",
+        "bk:RelativeClaim",
+        times=N("bk:times"),
+        percent=N("bk:percent"),
+        as_written=S("bk:ratioAsWritten"),
+        over=O(
+            "bk:over",
+            "bk:Baseline",
+            same_system_in=R("bk:sameSystemIn", "suites"),  # the same system (MLPerf system ID) in that round
+            claim_id=R("bk:overClaim", "benchmarks"),  # a named result or claim
+            next_best=B("bk:overNextBest"),  # the best of the claim's superlative population other than it
+        ),
+    ),
     # a superlative the source states ("the highest per-GPU throughput of any … submission"): the
     # claim's rank among a population of audited results, each ``among`` field narrowing it
     "asserts": O(
