@@ -355,3 +355,34 @@ def test_a_relative_claim_names_one_ratio_and_one_baseline(tmp_path):
     out = cli("build", "--data", data)
     assert out.exit_code == 2, out.output
     assert "/relative: give the ratio once" in out.stderr and "/relative/over: name one baseline" in out.stderr
+
+
+def test_the_site_the_api_and_compare_carry_the_verdict_show_prints(data, tmp_path):
+    """One verdict wherever a curator looks: the site's claim page (as data, data-verdict), kg.show() and
+    compare say what show says."""
+    import html
+
+    site = cli("site", "-o", tmp_path / "site", "--data", data)
+    assert site.exit_code == 0, site.output
+    kg = open_kg(data)
+    try:
+        for claim in (NEBIUS, COREWEAVE, MIXTRAL, CRUSOE):
+            line = verdict_line(data, claim)
+            page = html.unescape((tmp_path / "site" / "id" / "benchmarks" / claim / "index.html").read_text())
+            kind = next(
+                k for k in ("matches as written", "matches", "differs", "no audited result") if line.startswith(k)
+            )
+            assert f'<dt>Verdict</dt><dd><span data-verdict="{kind}">{line}</span>' in page, claim
+            shown = kg.show(claim).verdict
+            assert shown["verdict"] == kind and shown["line"] == line
+        assert kg.show(NEBIUS).verdict["audited"] == [NEBIUS_RESULT]
+        assert kg.show(COREWEAVE).verdict["same_number_elsewhere"] == [COREWEAVE_SERVER]
+        assert kg.show(NEBIUS_RESULT).verdict is None, "an audited result is no vendor claim"
+    finally:
+        kg.close()
+    page = (
+        tmp_path / "site" / "id" / "benchmarks" / "judged-oracle-mi355x-llama2-server-2-1x" / "index.html"
+    ).read_text()
+    assert '<dt>Relative</dt><dd><span data-verdict="does not hold">' in page
+    compared = cli("compare", COREWEAVE, COREWEAVE_SERVER, "--data", data).stdout
+    assert f"a: {verdict_line(data, COREWEAVE)}" in compared

@@ -9,6 +9,7 @@ from benchkg.answers.caveats import pair_caveats
 from benchkg.answers.disclosure import _QUERY, TRADEMARK, describe
 from benchkg.answers.queries import run_query
 from benchkg.answers.results import format_number, short, wrap
+from benchkg.answers.verdicts import claim_verdict
 from benchkg.graph.backend import backend_of
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.vocab import DEFAULT_BASE, record_iri
@@ -54,6 +55,7 @@ class Comparison:
     )  # the comparison caveats the pair triggers (benchkg.answers.caveats.Caveat)
     claim_caveats: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)  # claim -> (id, severity, title)
     disclosures: dict[str, str] = field(default_factory=dict)  # "a"/"b" -> its disclosure (benchkg.answers.disclosure)
+    audited: dict[str, str] = field(default_factory=dict)  # "a"/"b" (a vendor claim) -> its verdict, as show says it
 
     def slide_note(self) -> str:
         """One paragraph to paste under a slide that shows the two numbers: each with its disclosure and
@@ -111,6 +113,9 @@ class Comparison:
             ratio = self.ratio()
             if ratio:
                 lines.append(f"  ratio: {ratio}")
+        if self.audited:
+            lines += ["", "Against the audited record (benchkg show says the same):"]
+            lines += [f"  {key}: {line}" for key, line in sorted(self.audited.items())]
         if self.differences:
             lines += ["", "Differences:"]
             lines += [
@@ -199,7 +204,12 @@ def compare_claims(backend, a: str, b: str, base: str = DEFAULT_BASE) -> Compari
 
     found = {r["c"]: r for r in backend.select(_QUERY % f"<{ia}> <{ib}>")}
     disclosures = {key: describe(found.get(iri, {})) for key, iri in (("a", ia), ("b", ib))}
-    return Comparison(a, b, verdict, differences, gotchas, values, caveats, claim_caveats, disclosures)
+    audited = {}
+    for key, iri in (("a", ia), ("b", ib)):
+        judged = claim_verdict(backend, iri)
+        if judged is not None:
+            audited[key] = judged.line
+    return Comparison(a, b, verdict, differences, gotchas, values, caveats, claim_caveats, disclosures, audited)
 
 
 def check_claims_exist(backend, ids: list[str], base: str = DEFAULT_BASE) -> None:

@@ -11,10 +11,9 @@ from pathlib import Path
 from benchkg.answers.explain import TERMS, terms_in
 from benchkg.answers.queries import run_query
 from benchkg.answers.results import short
-from benchkg.answers.verdicts import claim_verdict, relative_verdict
+from benchkg.answers.verdicts import record_verdicts
 from benchkg.graph.backend import backend_of
 from benchkg.kernel.errors import UsageError
-from benchkg.kernel.matching import stated_interval
 from benchkg.kernel.vocab import DEFAULT_BASE, record_iri
 from benchkg.records.layout import record_path
 from benchkg.records.reader import read_record
@@ -99,13 +98,12 @@ def describe(
     lines += _fields(data)
     lines += _derived(backend, iri)
     verdict = None
-    if kind == "benchmarks" and data.get("measured_by") == "vendor":
-        judged = claim_verdict(backend, iri, _as_written(data))
+    if kind == "benchmarks":
+        judged, relative = record_verdicts(backend, iri, data)
         if judged is not None:
             verdict = judged.as_dict()
             lines.append(f"  verdict: {one_line(judged.line)}")
-        if isinstance(data.get("relative"), dict):
-            relative = relative_verdict(backend, iri, data["relative"], judged)
+        if relative is not None:
             verdict = {**(verdict or {}), "relative": relative.as_dict()}
             lines.append(f"  relative: {one_line(relative.line)}")
     if kind == "systems":
@@ -133,14 +131,6 @@ def describe(
         lines += [f"  {t}: {TERMS[t]}" for t in terms]
     ids = [short(r["g"]) for r in gotchas]
     return RecordPage(kind, record_id, iri, path, data, referrers, ids, mine, "\n".join(lines), verdict)
-
-
-def _as_written(claim: dict) -> str | None:
-    """The spelling a claim's value was read from: its ``value_as_written``, else its quote's mention of it."""
-    if "value" not in claim:
-        return None
-    quotes = [c["quote"] for c in claim.get("sources", []) if isinstance(c, dict) and "quote" in c]
-    return stated_interval(claim["value"], claim.get("value_as_written"), quotes).written
 
 
 def one_line(text) -> str:

@@ -11,7 +11,15 @@ from decimal import Decimal
 from typing import Any
 
 from benchkg.graph.audited import side_result
-from benchkg.kernel.matching import Interval, Result, Verdict, judge, platform_key, ratio_interval
+from benchkg.kernel.matching import (
+    Interval,
+    Result,
+    Verdict,
+    judge,
+    platform_key,
+    ratio_interval,
+    stated_interval,
+)
 from benchkg.kernel.vocab import sparql_prefixes
 
 #: the claim's own row, then every audited result of its round and model or of its submitter, with what
@@ -57,6 +65,29 @@ class ClaimVerdict:
             "interval": str(self.claim.interval) if self.claim.interval else None,
             "line": self.line,
         }
+
+
+def record_verdicts(backend: Any, iri: str, record: dict) -> tuple[ClaimVerdict | None, RelativeVerdict | None]:
+    """A claim's verdicts, from its record's fields (``value``, ``value_as_written``, ``sources``' quotes,
+    ``measured_by``, ``relative``) and the store: the verdict against the audited record (a vendor claim's),
+    and its stated ratio's (a claim that states one). What ``show`` prints and the site's claim page shows."""
+    judged = None
+    if record.get("measured_by") == "vendor":
+        judged = claim_verdict(backend, iri, written_spelling(record))
+    relative = record.get("relative")
+    return judged, relative_verdict(backend, iri, relative, judged) if isinstance(relative, dict) else None
+
+
+def written_spelling(record: dict) -> str | None:
+    """The spelling a claim's value was read from: its ``value_as_written``, else its quote's mention of it.
+
+    >>> written_spelling({"value": 1190000, "sources": [{"quote": "a record 1.19M tokens/s"}]})
+    '1.19M'
+    """
+    if "value" not in record:
+        return None
+    quotes = [c["quote"] for c in record.get("sources", []) if isinstance(c, dict) and "quote" in c]
+    return stated_interval(record["value"], record.get("value_as_written"), quotes).written
 
 
 def claim_verdict(backend: Any, iri: str, as_written: str | None = None) -> ClaimVerdict | None:

@@ -114,6 +114,11 @@ def _headline(g: SiteGraph, r: Renderer, iri: str) -> str:
         values = g.all(iri, BK + predicate)
         if values:
             rows.append((label, r.values(values)))
+    judged, relative = g.verdicts.get(iri, (None, None))
+    if judged is not None:  # (the line benchkg show prints, and the verdict as data)
+        rows.append(("Verdict", f'<span data-verdict="{esc(judged.kind)}">{esc(judged.line)}</span>'))
+    if relative is not None:
+        rows.append(("Relative", f'<span data-verdict="{esc(relative.verdict)}">{esc(relative.line)}</span>'))
     if not rows:
         return ""
     items = "".join(f"<dt>{esc(k)}</dt><dd>{v}</dd>" for k, v in rows)

@@ -36,6 +36,8 @@ from pyoxigraph import RdfFormat, parse, serialize
 from benchkg.answers.queries import run_query
 from benchkg.answers.results import format_number, ratio_cell, short
 from benchkg.answers.savedquery import saved_queries
+from benchkg.answers.verdicts import record_verdicts
+from benchkg.graph.backend import backend_of
 from benchkg.kernel.atomic import current_umask, remove_stale_temporaries
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.resources import ASSETS_DIR, CONTEXT_FILE, ONTOLOGY_FILE
@@ -263,6 +265,13 @@ def _write(
 ) -> SiteReport:
     """Every page and file of the site into ``out``: records, kind indexes, comparisons, ontology, data."""
     g = SiteGraph(store, base)
+    backend = backend_of(store)
+    for iri in sorted(g.records):
+        if iri.startswith(g.prefix + "benchmarks/") and (
+            g.first(iri, BK + "relative") is not None
+            or str(g.first(iri, BK + "measuredBy")) == f"<{BK}measured-by-vendor>"
+        ):
+            g.verdicts[iri] = record_verdicts(backend, iri, g.claim_fields(iri))
     report = SiteReport(out)
     by_kind: dict[str, list[str]] = {k: [] for k in KINDS}
     for iri in g.records:

@@ -84,11 +84,44 @@ class SiteGraph:
         self.term_props: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
         for q in store.quads_for_pattern(None, None, None, NamedNode(ONTOLOGY_GRAPH)):
             self.term_props[q.subject.value][q.predicate.value].append(q.object)
+        #: a claim's verdicts against the audited record (filled by the site: benchkg.answers.verdicts)
+        self.verdicts: dict[str, tuple] = {}
         self.labels = {s: p[LABEL][0].value for s, p in self.props.items() if p.get(LABEL)}
         for s, p in self.term_props.items():
             names = p.get(LABEL) or p.get(SKOS + "prefLabel")
             if names:
                 self.labels[s] = names[0].value
+
+    def claim_fields(self, iri: str) -> dict:
+        """What a claim's verdicts read of its record (benchkg.answers.verdicts.record_verdicts), from the
+        graph: value, value_as_written, the quotes, measured_by, relative."""
+        result = self.first(iri, BK + "result")
+        fields: dict = {"sources": [{"quote": q.value} for q in self.all(iri, BK + "citation", BK + "quote")]}
+        measured = self.first(iri, BK + "measuredBy")
+        fields["measured_by"] = measured.value.rsplit("measured-by-", 1)[-1] if measured is not None else None
+        if result is not None:
+            for key, predicate in (("value", QUDT + "value"), ("value_as_written", BK + "valueAsWritten")):
+                term = self.first(result.value, predicate)
+                if term is not None:
+                    fields[key] = term.value
+        node = self.first(iri, BK + "relative")
+        if node is not None:
+            relative: dict = {}
+            for key, predicate in (("times", "times"), ("percent", "percent"), ("as_written", "ratioAsWritten")):
+                term = self.first(node.value, BK + predicate)
+                if term is not None:
+                    relative[key] = term.value
+            over = self.first(node.value, BK + "over")
+            if over is not None:
+                for key, predicate in (("same_system_in", "sameSystemIn"), ("claim_id", "overClaim")):
+                    term = self.first(over.value, BK + predicate)
+                    if term is not None:
+                        relative["over"] = {key: term.value.rsplit("/", 1)[-1]}
+                next_best = self.first(over.value, BK + "overNextBest")
+                if next_best is not None and next_best.value == "true":
+                    relative["over"] = {"next_best": True}
+            fields["relative"] = relative
+        return fields
 
     def kind_id(self, iri: str) -> tuple[str, str]:
         kind, _, rid = iri[len(self.prefix) :].split("#")[0].partition("/")
