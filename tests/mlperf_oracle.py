@@ -478,8 +478,9 @@ def preview_to_available(record: Record, params: dict) -> dict[tuple, tuple]:
 
 
 def vendor_vs_audited(record: Record, params: dict) -> dict[str, tuple]:
-    """vendor claim -> (audited per-accelerator best at the nearest (the same round, then the vendor's own
-    result, then the nearest count), or at any count, or at the same; the ratio)."""
+    """vendor claim -> (audited per-accelerator best of the claim's round (issue 60: a round without the
+    benchmark has none) at the nearest (the vendor's own result, then the nearest count), or at any count, or
+    at the same; the ratio)."""
     mode = params.get("count", "nearest")
     s = {**SLICE_DEFAULTS["vendor-vs-audited"], **{k: v for k, v in params.items() if k != "count"}}
     out = {}
@@ -490,6 +491,8 @@ def vendor_vs_audited(record: Record, params: dict) -> dict[str, tuple]:
         pairs = []
         for a in record.results:
             if a.measured_by != "mlcommons" or a.model != v.model or a.scenario != v.scenario or a.unit != v.unit:
+                continue
+            if a.suite != v.suite:
                 continue
             if not a.single_chip or a.chips[0] not in v.chips or a.per_accelerator is None:
                 continue

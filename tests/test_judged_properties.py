@@ -154,3 +154,46 @@ def test_a_value_outside_its_rounding_differs_in_show_and_vendor_vs_audited(audi
     shown, paired, _ = _judged(_folder(audited, other, written))
     assert shown == "differs" and paired.startswith("differs"), (written, shown, paired)
     assert paired == ("differs (above)" if factor > 1 else "differs (below)")
+
+
+def test_the_records_page_table_of_spellings_is_what_benchkg_reads():
+    """docs/records.md's table of `value_as_written` spellings, each row read by benchkg: the interval the
+    page says (a page that drifts from the code fails here)."""
+    import re
+
+    from benchkg.kernel.matching import written_interval
+    from benchkg.kernel.resources import ROOT
+
+    page = (ROOT / "docs" / "records.md").read_text()
+    section = page.split("## The number as written", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith('| `"')]
+    assert len(rows) >= 6
+    for row in rows:
+        spellings, _, states = (cell.strip() for cell in row.strip("|").split("|")[:3])
+        low, high = re.match(r"(?:([\d,.]+) to ([\d,.]+)|anything above)", states).groups()
+        above = re.match(r"anything above ([\d,.]+)", states)
+        for spelling in re.findall(r'`"([^"]+)"`', spellings):
+            if "…" in spelling:
+                continue
+            found = written_interval(spelling)
+            if above:
+                assert found.low == Decimal(above.group(1).replace(",", "")) and found.open_low, spelling
+            else:
+                assert (found.low, found.high) == (Decimal(low.replace(",", "")), Decimal(high.replace(",", ""))), (
+                    spelling
+                )
+
+
+def test_a_per_accelerator_claim_reads_the_audited_value_divided_unrounded():
+    """A per-GPU claim of 0.00234 beside an audited 0.0183 on 8 accelerators (0.0022875 each, 2.3 % less):
+    the old link read the per-accelerator value as stored, 0.0023 to four places, as exact to ±0.00005, and
+    linked them; the rule divides the published value (0.01825 to 0.01835) and does not."""
+    from benchkg.kernel.matching import Result, judge, restates, stated_interval
+
+    key = dict(suite="r", model="m", scenario="offline", chips=frozenset({"c"}), unit="samples/s", count=8)
+    audited = Result("a", scope="aggregate", value=Decimal("0.0183"), **key)
+    off = Result("v", scope="per-accelerator", value=Decimal("0.00234"), interval=stated_interval("0.00234"), **key)
+    on = Result("w", scope="per-accelerator", value=Decimal("0.00229"), interval=stated_interval("0.00229"), **key)
+    assert not restates(off, audited) and judge(off, [audited]).kind == "differs"
+    assert judge(off, [audited]).ratio == Decimal("1.0230")
+    assert restates(on, audited) and judge(on, [audited]).kind == "matches as written"

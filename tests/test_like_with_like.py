@@ -27,7 +27,8 @@ RANKINGS = [
     ("best-per-accelerator", {"model": "llama2-70b", "scenario": "offline", "suite": "fx-mlperf-inference-v6.0"}),
     ("round-over-round", {"accelerator": "nvidia-h100-sxm", "model": "llama2-70b", "scenario": "offline"}),
     ("tokens-per-bandwidth", {"model": "llama2-70b"}),
-    ("vendor-vs-audited", {"model": "llama2-70b", "scenario": "offline"}),
+    # (vendor-vs-audited pairs within the claim's round since issue 60, and the fixture's audited decoys are
+    # of v6.0, its vendor claim of v6.1: no row to hold; tests/test_hardware.py and test_honesty.py hold it)
 ]
 
 

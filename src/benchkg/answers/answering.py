@@ -165,9 +165,10 @@ def without_partner(saved, params: dict[str, str], results, select: Callable, ba
         )
     asked = f"count={params['count']}" if "count" in params else "this slice"
     hint = (
-        " (count=nearest pairs a claim at the nearest other scale; count=any at every scale)"
+        " (count=nearest pairs a claim at the nearest other scale; count=any at every scale; "
+        "benchkg show CLAIM says how each stands)"
         if "count=same" in asked
-        else ""
+        else " (benchkg show CLAIM says how each stands)"
     )
     return (
         f"No partner under {asked} for {len(missing)} of {len(candidates)} claim{'s' if len(candidates) != 1 else ''}: "

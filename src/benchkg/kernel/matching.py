@@ -4,7 +4,8 @@ result a claim restates.
 A written number states an interval, not a point. "1.19M" is 1,190,000 to the nearest ten thousand, so it
 states anything in [1,185,000, 1,195,000]; "5.7 s" states [5.65, 5.75]; "over 1M" anything above
 1,000,000; "nearly 1.2 million" and "about 50,000" their rounding. In a text a whole number's trailing
-zeros are places, not digits: "1,190,000 tokens/s" is written to the ten thousand, as "1.19M" is.
+zeros are places, not digits: "1,190,000 tokens/s" is written to the ten thousand, as "1.19M" is (and a
+round number to two figures at least: "100,000" is 95,000 to 105,000).
 :func:`stated_interval` reads the interval from the text's own spelling (``value_as_written``), else from
 the source quote's mention of the value, else from the record's value (half a unit of its last digit:
 a record's ``1190000`` alone says nothing of how the text rounded it).
@@ -116,14 +117,18 @@ class Interval:
 
 
 def _whole_step(value: Decimal) -> Decimal:
-    """The place a whole number is written to: its last non-zero digit (1,190,000: ten thousands).
+    """The place a whole number in a text is written to: its last non-zero digit (1,190,000: ten thousands),
+    but never coarser than its second significant figure ("100,000" is 95,000 to 105,000, not 50,000 to
+    150,000: a text's round number is read to two figures at least).
 
-    >>> _whole_step(Decimal("1190000")), _whole_step(Decimal("944898")), _whole_step(Decimal("0"))
-    (Decimal('10000'), Decimal('1'), Decimal('1'))
+    >>> [_whole_step(Decimal(n)) for n in ("1190000", "944898", "100000", "60000", "1", "0")]
+    [Decimal('10000'), Decimal('1'), Decimal('10000'), Decimal('1000'), Decimal('1'), Decimal('1')]
     """
     digits = format(abs(value).to_integral_value(), "f")
     stripped = digits.rstrip("0")
-    return Decimal(10) ** (len(digits) - len(stripped)) if stripped else Decimal(1)
+    if not stripped:
+        return Decimal(1)
+    return max(Decimal(1), min(Decimal(10) ** (len(digits) - len(stripped)), Decimal(10) ** (len(digits) - 2)))
 
 
 def digits_interval(value: Decimal, written: str = "") -> Interval:
@@ -179,7 +184,7 @@ def _mention_interval(mention: Mention, text: str) -> Interval:
     factor = {"k": 10**3, "thousand": 10**3, "m": 10**6, "mn": 10**6, "million": 10**6}.get(
         mention.multiplier, 10**9 if mention.multiplier in ("b", "bn", "billion") else 1
     )
-    if not mention.approximate and width == factor:  # a whole number of its unit: its trailing zeros are places
+    if width >= factor:  # a whole number of its unit ("74K", "~50,000"): its trailing zeros are places
         step = _whole_step(mention.value / factor) * factor
         return Interval(mention.value - step / 2, mention.value + step / 2, written=said)
     return Interval(mention.low, mention.high, written=said)
@@ -202,7 +207,7 @@ def written_interval(text: str) -> Interval | None:
     """
     in_words = words_number(text)
     if in_words is not None:
-        value, step = in_words
+        value, step = in_words[0], _whole_step(in_words[0])
         if _ABOVE.match(text):
             return Interval(value, None, open_low=True, written=text.strip())
         if _BELOW.match(text):

@@ -126,8 +126,9 @@ def _home(g: SiteGraph, counts: dict[str, int], saved: dict, dumps: dict[str, in
 #: what a verdict of ``vendor-vs-audited`` says on the home page
 VERDICTS = {
     "matches": "matches the audited result",
-    "above": "above the audited result",
-    "below": "below the audited result",
+    "matches as written": "matches the audited result as written",
+    "differs (above)": "differs: above the audited result",
+    "differs (below)": "differs: below the audited result",
 }
 
 
