@@ -387,3 +387,28 @@ def test_the_site_the_api_and_compare_carry_the_verdict_show_prints(data, tmp_pa
     assert '<dt>Relative</dt><dd><span data-verdict="does not hold">' in page
     compared = cli("compare", COREWEAVE, COREWEAVE_SERVER, "--data", data).stdout
     assert f"a: {verdict_line(data, COREWEAVE)}" in compared
+
+
+def test_an_edited_spelling_relinks_on_the_next_build_as_a_clean_build_would(tmp_path):
+    """The curator's loop: the claim's spelling edited in a built repository; the incremental build links
+    and judges it exactly as a clean build of the same files does."""
+    data = _repo(tmp_path / "claims")
+    assert cli("build", "--data", data).exit_code == 0
+    assert (NEBIUS, NEBIUS_RESULT) in links(data)
+    path = data / "benchmarks" / f"{NEBIUS}.json"
+    record = json.loads(path.read_text())
+    record["value_as_written"] = "1.2M"  # 1,150,000 to 1,250,000: still Nebius's
+    record["value"] = 1200000
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    assert cli("build", "--data", data).exit_code == 0
+    assert (NEBIUS, NEBIUS_RESULT) in links(data)
+    record["value_as_written"], record["value"] = "1,200,001", 1200001  # to the unit: no longer
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    assert cli("build", "--data", data).exit_code == 0
+    incremental = links(data)
+    assert (NEBIUS, NEBIUS_RESULT) not in incremental
+    assert verdict_line(data, NEBIUS).startswith(f"differs from {NEBIUS_RESULT}")
+    clean = tmp_path / "clean"
+    shutil.copytree(data.parent, clean, ignore=shutil.ignore_patterns(".benchkg"))
+    assert cli("build", "--data", clean / "data").exit_code == 0
+    assert links(clean / "data") == incremental
