@@ -412,3 +412,25 @@ def test_an_edited_spelling_relinks_on_the_next_build_as_a_clean_build_would(tmp
     shutil.copytree(data.parent, clean, ignore=shutil.ignore_patterns(".benchkg"))
     assert cli("build", "--data", clean / "data").exit_code == 0
     assert links(clean / "data") == incremental
+
+
+@pytest.mark.external
+@pytest.mark.parametrize("engine", ["oxigraph", "virtuoso"])
+def test_show_gives_the_same_verdicts_from_a_sparql_server(data, tmp_path, engine):
+    """`benchkg show --endpoint URL` after `benchkg push`, on the Oxigraph server and on Virtuoso (127.0.0.1):
+    the verdict, relative and superlative lines the embedded store gives, word for word."""
+    from servers import Server, Virtuoso
+
+    server = (Server(tmp_path / "oxigraph") if engine == "oxigraph" else Virtuoso(tmp_path / "virtuoso")).start()
+    try:
+        extra = ["--update-endpoint", server.update] if engine == "virtuoso" else []
+        pushed = cli("push", "--endpoint", server.query, *extra, "--data", data)
+        assert pushed.exit_code == 0, pushed.output
+        for claim in (NEBIUS, COREWEAVE, MIXTRAL, "judged-oracle-mi355x-llama2-server-2-1x", MITAC):
+            said = ("verdict:", "relative: ", "superlative:")
+            local = [x for x in cli("show", claim, "--data", data).stdout.splitlines() if x.strip().startswith(said)]
+            remote = cli("show", claim, "--endpoint", server.query, "--data", data)
+            assert remote.exit_code == 0, remote.output
+            assert [x for x in remote.stdout.splitlines() if x.strip().startswith(said)] == local and local, claim
+    finally:
+        server.kill()

@@ -1,7 +1,7 @@
 """``bk:auditedBy``: which audited result a vendor claim restates, derived at build time by the one
 matching rule (:func:`benchkg.kernel.matching.restates`): an audited result of the claim's round, model,
-scenario, hardware as a whole where the claim names it (``bk:ranOn``: a rack is its chip, a variant its
-base chip, a mixed system its combination), unit and scope, with the same count, division, tier and submitter where the claim states
+scenario, unit and scope, on the same hardware as a whole (``bk:ranOn``: a rack is its chip, a variant its
+base chip, a mixed system its combination), count, division, tier and submitter where the claim states
 them, whose value as published lies in the interval the claim's number states (``bk:statedInterval``:
 "1.19M" states 1,185,000–1,195,000). A per-accelerator claim reads the audited aggregate ÷ its count,
 unrounded. Every such audited result is linked; a claim that restates none has no link and stays the
@@ -76,7 +76,6 @@ def links(vendor: Iterable[Result], audited: Iterable[Result]) -> set[tuple[str,
     """The (vendor claim id, audited result id) pairs the rule links, each side read once and met by its
     round, model and scenario (the rule never links across them).
 
-    >>> from benchkg.kernel.matching import stated_interval
     >>> key = dict(suite="r", model="m", scenario="s", chips=frozenset({"c"}), unit="u", scope="aggregate", count=8)
     >>> a = Result("a", value=Decimal("910621.36"), **key)
     >>> sorted(links([Result("v", value=Decimal(910621), **key), Result("w", value=Decimal(944898), **key)], [a]))
