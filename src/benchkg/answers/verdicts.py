@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from benchkg.graph.audited import side_result
+from benchkg.graph.audited import SIDE_COLUMNS, SIDE_VARIABLES, side_result
 from benchkg.kernel.matching import (
     Interval,
     Result,
@@ -18,25 +18,22 @@ from benchkg.kernel.matching import (
     judge,
     platform_key,
     ratio_interval,
-    stated_interval,
+    record_interval,
 )
 from benchkg.kernel.vocab import sparql_prefixes
 
 #: the claim's own row, then every audited result of its round and model or of its submitter, with what
 #: the rule compares (the columns of :data:`benchkg.graph.audited.SIDE`)
-_CANDIDATES = """
-SELECT ?claim ?suite ?model ?scenario ?count ?chip ?unit ?scope ?metric ?v ?interval ?div ?tier ?sub ?mine WHERE {
+_CANDIDATES = (
+    f"SELECT {SIDE_VARIABLES} ?mine WHERE {{"
+    """
   { BIND (%(claim)s AS ?claim) %(claim)s bk:measuredBy bk:measured-by-vendor . BIND (true AS ?mine) }
   UNION { %(claim)s bk:suite ?s0 ; bk:model ?m0 . ?claim bk:model ?m0 ; bk:suite ?s0 ; bk:measuredBy bk:measured-by-mlcommons }
   UNION { %(claim)s bk:submitter ?sub0 . ?claim bk:submitter ?sub0 ; bk:measuredBy bk:measured-by-mlcommons }
-  ?claim bk:result ?r . ?r qudt:value ?v ; qudt:hasUnit ?unit ; bk:scope ?scope .
-  OPTIONAL { ?claim bk:suite ?suite } OPTIONAL { ?claim bk:model ?model } OPTIONAL { ?claim bk:scenario ?scenario }
-  OPTIONAL { ?claim bk:ranOn ?ran_on OPTIONAL { ?ran_on bk:variantOf ?base } } BIND (COALESCE(?base, ?ran_on) AS ?chip)
-  OPTIONAL { ?r bk:metric ?metric } OPTIONAL { ?r bk:statedInterval ?interval }
-  OPTIONAL { ?claim bk:acceleratorCount ?count }
-  OPTIONAL { ?claim bk:division ?div } OPTIONAL { ?claim bk:accuracyTarget ?tier } OPTIONAL { ?claim bk:submitter ?sub }
-}
-"""
+  ?claim bk:result ?r ."""
+    + SIDE_COLUMNS
+    + "  OPTIONAL { ?claim bk:suite ?suite } OPTIONAL { ?claim bk:model ?model } OPTIONAL { ?claim bk:scenario ?scenario }\n}\n"
+)
 
 
 @dataclass(frozen=True)
@@ -79,15 +76,9 @@ def record_verdicts(backend: Any, iri: str, record: dict) -> tuple[ClaimVerdict 
 
 
 def written_spelling(record: dict) -> str | None:
-    """The spelling a claim's value was read from: its ``value_as_written``, else its quote's mention of it.
-
-    >>> written_spelling({"value": 1190000, "sources": [{"quote": "a record 1.19M tokens/s"}]})
-    '1.19M'
-    """
-    if "value" not in record:
-        return None
-    quotes = [c["quote"] for c in record.get("sources", []) if isinstance(c, dict) and "quote" in c]
-    return stated_interval(record["value"], record.get("value_as_written"), quotes).written
+    """The spelling a claim's value was read from (:func:`benchkg.kernel.matching.record_interval`): its
+    ``value_as_written``, else its quote's mention of it, else its digits."""
+    return record_interval(record).written if "value" in record else None
 
 
 def claim_verdict(backend: Any, iri: str, as_written: str | None = None) -> ClaimVerdict | None:
@@ -230,19 +221,17 @@ _LACKING = {
 }
 
 
-#: one audited result by its IRI, or the audited results of a round, model, scenario and submitter with
+#: one audited result by its IRI, or the audited results of a round, model, scenario and submitter, with
 #: their MLPerf system IDs (the columns of :data:`benchkg.graph.audited.SIDE`, and ?platform)
-_BASELINE = """
-SELECT ?claim ?suite ?model ?scenario ?count ?chip ?unit ?scope ?metric ?v ?div ?tier ?sub ?platform WHERE {
+_BASELINE = (
+    f"SELECT {SIDE_VARIABLES} ?platform WHERE {{"
+    """
   %(which)s
-  ?claim bk:result ?r . ?r qudt:value ?v ; qudt:hasUnit ?unit ; bk:scope ?scope .
-  OPTIONAL { ?claim bk:suite ?suite } OPTIONAL { ?claim bk:model ?model } OPTIONAL { ?claim bk:scenario ?scenario }
-  OPTIONAL { ?claim bk:ranOn ?chip } OPTIONAL { ?r bk:metric ?metric } OPTIONAL { ?claim bk:acceleratorCount ?count }
-  OPTIONAL { ?claim bk:division ?div } OPTIONAL { ?claim bk:accuracyTarget ?tier } OPTIONAL { ?claim bk:submitter ?sub }
-  OPTIONAL { ?claim bk:platformId ?platform }
-}
-ORDER BY ?claim
-"""
+  ?claim bk:result ?r ."""
+    + SIDE_COLUMNS
+    + "  OPTIONAL { ?claim bk:suite ?suite } OPTIONAL { ?claim bk:model ?model } OPTIONAL { ?claim bk:scenario ?scenario }\n"
+    + "  OPTIONAL { ?claim bk:platformId ?platform }\n}\nORDER BY ?claim\n"
+)
 
 
 @dataclass(frozen=True)
@@ -276,7 +265,6 @@ def relative_verdict(backend: Any, iri: str, relative: dict, judged: ClaimVerdic
     linked = judged.verdict.results if judged and judged.kind.startswith("matches") else ()
     mine = linked[0] if linked else (judged.claim if judged else None)
     baseline: Result | None = None
-    number: Decimal | None = None
     why = ""
     if "claim_id" in over:
         found = _baseline_rows(backend, f"VALUES ?claim {{ <{iri.rsplit('/', 1)[0]}/{over['claim_id']}> }}")

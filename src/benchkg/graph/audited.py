@@ -21,17 +21,23 @@ from benchkg.kernel.vocab import BK, sparql_prefixes
 
 AUDITED_BY = NamedNode(BK + "auditedBy")
 
-#: one side's results (vendor or MLCommons) with what the rule compares, a row per result
-SIDE = """
-SELECT ?claim ?suite ?model ?scenario ?count ?chip ?unit ?scope ?metric ?v ?interval ?div ?tier ?sub WHERE {
-  ?claim bk:measuredBy %s ; bk:suite ?suite ; bk:model ?model ; bk:scenario ?scenario ; bk:result ?r .
+#: the columns the rule reads of a result (:func:`side_result`), and the patterns that give them once a query
+#: has found ``?claim`` and its result ``?r``
+SIDE_VARIABLES = "?claim ?suite ?model ?scenario ?count ?chip ?unit ?scope ?metric ?v ?interval ?div ?tier ?sub"
+SIDE_COLUMNS = """
   ?r qudt:value ?v ; qudt:hasUnit ?unit ; bk:scope ?scope .
   OPTIONAL { ?claim bk:ranOn ?ran_on OPTIONAL { ?ran_on bk:variantOf ?base } } BIND (COALESCE(?base, ?ran_on) AS ?chip)
   OPTIONAL { ?r bk:metric ?metric } OPTIONAL { ?r bk:statedInterval ?interval }
   OPTIONAL { ?claim bk:acceleratorCount ?count }
   OPTIONAL { ?claim bk:division ?div } OPTIONAL { ?claim bk:accuracyTarget ?tier } OPTIONAL { ?claim bk:submitter ?sub }
-}
 """
+#: one side's results (vendor or MLCommons) with what the rule compares, a row per result
+SIDE = (
+    f"SELECT {SIDE_VARIABLES} WHERE {{\n"
+    "  ?claim bk:measuredBy %s ; bk:suite ?suite ; bk:model ?model ; bk:scenario ?scenario ; bk:result ?r ."
+    + SIDE_COLUMNS
+    + "}\n"
+)
 
 
 def _tail(term: Any) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from pyoxigraph import Literal, NamedNode, Quad
 
-from benchkg.kernel.matching import stated_interval
+from benchkg.kernel.matching import record_interval
 from benchkg.kernel.numbers import stated_counts, stating
 from benchkg.kernel.vocab import (
     BK,
@@ -162,9 +162,7 @@ def record_quads(record: Record, base: str = DEFAULT_BASE) -> list[Quad]:
         for key, value in headline.items():
             e.value(result, value, fields[key], f"/{key}")
         if "value" in data and data.get("measured_by") != "mlcommons":  # (an audited value is a point, as published)
-            quotes = [c["quote"] for c in data.get("sources", []) if isinstance(c, dict) and "quote" in c]
-            interval = stated_interval(data["value"], data.get("value_as_written"), quotes)
-            e.add(result, e.pred("bk:statedInterval"), Literal(str(interval)))
+            e.add(result, e.pred("bk:statedInterval"), Literal(str(record_interval(data))))
         count = data.get("accelerator_count")
         if (
             data.get("scope") == "aggregate"

@@ -29,11 +29,16 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Callable, Iterable
 
-from benchkg.kernel.numbers import Mention, mentions, words_number
+from benchkg.kernel.numbers import MULTIPLIERS, Mention, mentions, words_number
 
 #: what before a number makes it a bound, not a value: "over 1M" states anything above 1,000,000
-_ABOVE = re.compile(r"^\s*(?:over|more than|above|upwards of|in excess of|exceeding|greater than|>)\s*", re.I)
-_BELOW = re.compile(r"^\s*(?:under|less than|below|fewer than|<)\s*", re.I)
+_ABOVE_WORDS = r"over|more than|above|upwards of|in excess of|exceeding|greater than|>"
+_BELOW_WORDS = r"under|less than|below|fewer than|<"
+#: what before a number keeps its rounding ("nearly 1.2 million": 1,150,000 to 1,250,000)
+_ROUGHLY_WORDS = r"~|≈|about|approximately|approx\.?|around|roughly|nearly|almost|close to|some|up to"
+_ABOVE = re.compile(rf"^\s*(?:{_ABOVE_WORDS})\s*", re.I)
+_BELOW = re.compile(rf"^\s*(?:{_BELOW_WORDS})\s*", re.I)
+_QUALIFIER = rf"(?:{_ABOVE_WORDS}|{_BELOW_WORDS}|{_ROUGHLY_WORDS})\s*"
 
 
 @dataclass(frozen=True)
@@ -165,29 +170,30 @@ def published_digits(value: Decimal) -> Interval:
     return Interval(value - step / 2, value + step / 2)
 
 
+def _qualified(value: Decimal, step: Decimal, qualifier: str, said: str) -> Interval:
+    """The interval of ``value`` written to ``step``, or the bound ``qualifier`` makes it ("over", "less than")."""
+    if _ABOVE.match(qualifier):
+        return Interval(value, None, open_low=True, written=said)
+    if _BELOW.match(qualifier):
+        return Interval(None, value, open_high=True, written=said)
+    return Interval(value - step / 2, value + step / 2, written=said)
+
+
 def _mention_interval(mention: Mention, text: str) -> Interval:
     """The interval one mention of a number states: its rounding (a whole number's trailing zeros are
     places), or a bound when a word before it says so ("over", "less than")."""
     written = text[mention.start : mention.end].strip()
-    words = (
-        r"(?:over|more than|above|upwards of|in excess of|exceeding|greater than|>|under|less than|below"
-        r"|fewer than|<|~|≈|about|approximately|approx\.?|around|roughly|nearly|almost|close to|some|up to)\s*"
-    )
     # (the mention may hold its qualifier, "over 1M", or follow it, "in excess of 1M")
-    qualifier = re.match(words, written, re.I) or re.search(words + "$", text[: mention.start], re.I)
-    said = written if qualifier and qualifier.string == written else (qualifier.group(0) if qualifier else "") + written
-    if qualifier and _ABOVE.match(qualifier.group(0)):
-        return Interval(mention.value, None, open_low=True, written=said)
-    if qualifier and _BELOW.match(qualifier.group(0)):
-        return Interval(None, mention.value, open_high=True, written=said)
-    width = mention.high - mention.low
-    factor = {"k": 10**3, "thousand": 10**3, "m": 10**6, "mn": 10**6, "million": 10**6}.get(
-        mention.multiplier, 10**9 if mention.multiplier in ("b", "bn", "billion") else 1
-    )
-    if width >= factor:  # a whole number of its unit ("74K", "~50,000"): its trailing zeros are places
+    inside = re.match(_QUALIFIER, written, re.I)
+    found = inside or re.search(_QUALIFIER + "$", text[: mention.start], re.I)
+    qualifier = found.group(0) if found else ""
+    said = written if inside else qualifier + written
+    factor = MULTIPLIERS.get(mention.multiplier, 1)
+    if mention.high - mention.low >= factor:  # a whole number of its unit ("74K", "~50,000"): zeros are places
         step = _whole_step(mention.value / factor) * factor
-        return Interval(mention.value - step / 2, mention.value + step / 2, written=said)
-    return Interval(mention.low, mention.high, written=said)
+    else:
+        step = mention.high - mention.low
+    return _qualified(mention.value, step, qualifier, said)
 
 
 def written_interval(text: str) -> Interval | None:
@@ -207,12 +213,7 @@ def written_interval(text: str) -> Interval | None:
     """
     in_words = words_number(text)
     if in_words is not None:
-        value, step = in_words[0], _whole_step(in_words[0])
-        if _ABOVE.match(text):
-            return Interval(value, None, open_low=True, written=text.strip())
-        if _BELOW.match(text):
-            return Interval(None, value, open_high=True, written=text.strip())
-        return Interval(value - step / 2, value + step / 2, written=text.strip())
+        return _qualified(in_words[0], _whole_step(in_words[0]), text, text.strip())
     found = mentions(text)
     if not found:
         return None
@@ -243,6 +244,19 @@ def stated_interval(
         if exact or hits:
             return _mention_interval((exact or hits)[0], quote)
     return digits_interval(number)
+
+
+def record_interval(record: dict[str, object]) -> Interval:
+    """:func:`stated_interval` of a claim record's ``value``, from its ``value_as_written`` and its sources'
+    quotes: what the mapping writes (``bk:statedInterval``) and ``show`` says the claim states.
+
+    >>> record_interval({"value": 1190000, "sources": [{"quote": "a record 1.19M tokens/s"}]}).written
+    '1.19M'
+    """
+    sources = record.get("sources")
+    quotes = [c["quote"] for c in sources if isinstance(c, dict) and "quote" in c] if isinstance(sources, list) else []
+    written = record.get("value_as_written")
+    return stated_interval(str(record["value"]), written if isinstance(written, str) else None, quotes)
 
 
 def as_written_problem(value: Decimal | int | float | str, as_written: str) -> str | None:
@@ -327,6 +341,11 @@ class Result:
     interval: Interval | None = None
     platform: str | None = None
 
+    @property
+    def stated(self) -> Interval:
+        """The numbers this claim states: its interval, or its digits' when it has none."""
+        return self.interval or digits_interval(self.value)
+
     def reading(self, scope: str) -> Decimal | None:
         """This result's number in ``scope``: as stated, or a throughput's aggregate ÷ its count per
         accelerator (unrounded); None where it has none (a latency per accelerator).
@@ -395,7 +414,7 @@ def restates(claim: Result, audited: Result) -> bool:
     if not comparable(claim, audited):
         return False
     published = published_interval(audited, claim.scope)
-    interval = claim.interval or digits_interval(claim.value)
+    interval = claim.stated
     return published is not None and interval.meets(published)
 
 
@@ -428,7 +447,7 @@ def judge(claim: Result, audited: Iterable[Result]) -> Verdict:
     'round and model'
     """
     audited = list(audited)
-    interval = claim.interval or digits_interval(claim.value)
+    interval = claim.stated
     same = [a for a in audited if comparable(claim, a)]
     linked = [a for a in same if restates(claim, a)]
     if linked:

@@ -19,7 +19,8 @@ NUMBER_WORDS = {
 }  # fmt: skip
 
 _SEPARATOR = "[,\u00a0\u202f\u2009 ]"  # comma, no-break space, narrow no-break space, thin space, space
-_MULTIPLIERS = {
+#: a multiplier word or letter after a number (lower-cased) -> its factor
+MULTIPLIERS = {
     "k": 10**3,
     "thousand": 10**3,
     "m": 10**6,
@@ -103,10 +104,10 @@ def mentions(text: str) -> list[Mention]:
             stripped = digits.rstrip("0")
             step = Decimal(10) ** (len(digits) - len(stripped)) if stripped else Decimal(1)
         mult = (m.group("mult") or "").lower()
-        if mult in ("m", "b") and m.group("mult") in ("M", "B") or mult in _MULTIPLIERS and mult not in ("m", "b"):
-            factor = _MULTIPLIERS[mult]
+        if mult in ("m", "b") and m.group("mult") in ("M", "B") or mult in MULTIPLIERS and mult not in ("m", "b"):
+            factor = MULTIPLIERS[mult]
         elif mult in ("m", "b") and _COUNTED.match(text, m.end()):  # "1.2m tokens/s"
-            factor = _MULTIPLIERS[mult]
+            factor = MULTIPLIERS[mult]
         elif mult in ("m", "b"):  # lower-case m and b: metres, bytes? only as M and B, or before a count
             factor, mult = 1, ""
         else:
