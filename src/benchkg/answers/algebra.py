@@ -449,9 +449,11 @@ def _joinable(cond: Condition) -> bool:
 
     >>> _joinable(Condition.parse("round=6.1")), _joinable(Condition.parse("value=100"))
     (True, False)
+    >>> _joinable(Condition.parse("base_chip=nvidia-b300"))
+    False
     """
     col = COLUMNS[cond.column]
-    if col.many or col.optional:
+    if col.many or col.optional or "BIND" in col.pattern:  # (a BIND's variable cannot be bound by VALUES first)
         return False
     if col.kind == "num":
         return cond.column in INTEGERS and all(re.fullmatch(r"\d+", v) for v in cond.values)

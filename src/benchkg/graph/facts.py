@@ -7,8 +7,9 @@ saved query, shape and verb reads one meaning of each (docs/architecture.md, "on
   them. None for a CPU-only result.
 - ``bk:ranOnAsNamed``: the same, but a rack stays the rack the claim names (the ``chip`` column).
 - ``bk:perAcceleratorValue``: the value per accelerator, by one rule: a per-accelerator throughput as
-  stated, an aggregate one divided by the count (``bk:derivedValue``); none for a latency, a power,
-  a per-user or per-node value, or a mixed system (it belongs to no one chip).
+  stated, an aggregate one divided by the count (``bk:derivedValue``, unquantised); none for a latency, a
+  power, a per-user or per-node value, a mixed system (it belongs to no one chip) or a CPU-only result
+  (its count is of sockets).
 - ``bk:tier``: the accuracy tier as stated; ``"not stated"`` when the claim states none but other
   claims of its model do (a tier filter then leaves it out, and says so); nothing for a model no
   claim states a tier for.
@@ -252,8 +253,10 @@ def stated_memory_gb(text: str) -> str | None:
 
 
 def _per_accelerator(row: dict[str, Any], chips: int) -> Literal | None:
-    """A claim's per-accelerator value: one chip, a throughput, stated per accelerator or derived."""
-    if chips != 1 or row.get("metric") != NamedNode(BK + "metric-throughput"):
+    """A claim's per-accelerator value: one chip, a throughput, stated per accelerator or derived; none for
+    a CPU-only result (its count is of sockets, not accelerators: ranked beside accelerators, a socket
+    was one; issue 62)."""
+    if chips != 1 or row.get("metric") != NamedNode(BK + "metric-throughput") or row["kinds"] == {"cpu"}:
         return None
     found = row["v"] if row.get("scope") == NamedNode(BK + "scope-per-accelerator") else row.get("derived")
     return found if isinstance(found, Literal) else None

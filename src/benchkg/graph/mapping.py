@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_HALF_EVEN, Context, Decimal
 from typing import Any
 
 from pyoxigraph import Literal, NamedNode, Quad
@@ -40,7 +40,8 @@ _DT = {name: NamedNode(XSD + name) for name in ("integer", "decimal", "boolean",
 RESULT_FIELDS = ("metric", "value", "value_as_written", "unit", "scope")
 RESULT_FRAGMENT = "result"
 DERIVED_FRAGMENT = "derived/per-accelerator"
-_PLACES = Decimal("0.0001")
+#: a derived value's precision: 17 significant digits, a double's
+_SIGNIFICANT = Context(prec=17, rounding=ROUND_HALF_EVEN)
 
 
 def decimal_text(value: int | Decimal) -> str:
@@ -53,12 +54,14 @@ def decimal_text(value: int | Decimal) -> str:
 
 
 def per_accelerator(value: Decimal, count: int) -> Decimal:
-    """An aggregate divided by its accelerator count, to four decimal places.
+    """An aggregate divided by its accelerator count, to 17 significant digits (a double's precision),
+    never to a fixed number of places: 0.0783824 ÷ 8 kept to four places was 0.0098, two figures, and
+    two results that differ tied as "best" (issue 62). A table rounds it; the graph does not.
 
-    >>> per_accelerator(Decimal("910621.36"), 72)
-    Decimal('12647.5189')
+    >>> per_accelerator(Decimal("910621.36"), 72), per_accelerator(Decimal("0.0783824"), 8)
+    (Decimal('12647.518888888889'), Decimal('0.0097978'))
     """
-    return (Decimal(value) / Decimal(count)).quantize(_PLACES, rounding=ROUND_HALF_EVEN)
+    return _SIGNIFICANT.divide(Decimal(value), Decimal(count)).normalize(_SIGNIFICANT)
 
 
 def _term(value: Any, spec: Field, base: str) -> NamedNode | Literal:
@@ -141,7 +144,7 @@ def record_quads(record: Record, base: str = DEFAULT_BASE) -> list[Quad]:
     >>> qs = record_quads(r)
     >>> [q.object.value for q in qs if q.subject.value.endswith("#derived/per-accelerator")
     ...  and q.predicate.value.endswith("qudt/value")]
-    ['12.5000']
+    ['12.5']
     """
     e = _Emitter(record, base)
     subject = e.graph

@@ -1,0 +1,110 @@
+"""Answers that never drop a row silently (issue 62): every row of a slice is answered, kept in a group of
+its own, or counted under the answer with the fact it lacks; numbers keep their precision in data formats;
+one meaning for each word. Each expected answer is read a second way: from the record files, or by a Python
+filter over the whole table ``kg.results()`` gives."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from decimal import Context, Decimal
+
+import pytest
+
+from conftest import FULL_DATA, cli
+
+pytestmark = pytest.mark.slow  # the whole data/ folder, built
+
+
+def _records(kind: str = "benchmarks") -> dict[str, dict]:
+    return {p.stem: json.loads(p.read_text()) for p in (FULL_DATA / kind).glob("*.json")}
+
+
+@pytest.fixture(scope="module")
+def claims() -> dict[str, dict]:
+    return _records()
+
+
+@pytest.fixture(scope="module")
+def chips() -> dict[str, dict]:
+    return _records("accelerators")
+
+
+def _csv(*args: str) -> list[dict[str, str]]:
+    """``benchkg results ARGS --format csv --limit 0`` as rows; the command must succeed."""
+    done = cli("results", *args, "--format", "csv", "--limit", "0")
+    assert done.exit_code == 0, done.output
+    return list(csv.DictReader(io.StringIO(done.stdout)))
+
+
+def _table(*args: str) -> str:
+    done = cli("results", *args, "--limit", "0", env={"COLUMNS": "200"})
+    assert done.exit_code == 0, done.output
+    return done.stdout
+
+
+def _audited(claim: dict, version: str) -> bool:
+    return claim.get("measured_by") == "mlcommons" and claim["suite_id"] == f"mlperf-inference-v{version}"
+
+
+# ---------------------------------------------------------------- --where base_chip=… parses
+
+
+def test_where_base_chip_answers_what_a_filter_over_the_whole_table_gives(full_copy, full_kg):
+    every = full_kg.results(where=["round=6.1"], columns=["claim", "base_chip", "model"])
+    expected = Counter(r["model"] for r in every if r["base_chip"] == "nvidia-b300-sxm-270gb")
+    rows = _csv(
+        "--where",
+        "base_chip=nvidia-b300-sxm-270gb",
+        "--where",
+        "round=6.1",
+        "--group-by",
+        "model",
+        "--data",
+        str(full_copy),
+    )
+    assert expected and {r["model"]: int(r["count"]) for r in rows} == dict(expected)
+
+
+# ---------------------------------------------------------------- per-accelerator precision; CPU-only
+
+
+def test_per_accelerator_keeps_its_precision_in_a_data_format(full_copy, claims):
+    """A derived value is the aggregate ÷ count to 17 significant digits (0.0783824 ÷ 8 was 0.0098)."""
+    rows = _csv(
+        "--where",
+        "round=6.1",
+        "--where",
+        "accelerator_kind=chip",
+        "--columns",
+        "claim,per_accelerator",
+        "--data",
+        str(full_copy),
+    )
+    exact = Context(prec=17)
+    checked = 0
+    for row in rows:
+        claim = claims[row["claim"]]
+        if (
+            claim.get("scope") == "aggregate"
+            and claim.get("metric", "throughput") == "throughput"
+            and row["per_accelerator"]
+        ):
+            expected = exact.divide(Decimal(str(claim["value"])), Decimal(claim["accelerator_count"]))
+            assert Decimal(row["per_accelerator"]) == expected, row["claim"]
+            checked += 1
+    assert checked > 100
+
+
+def test_a_cpu_only_result_has_no_per_accelerator_value(full_copy, claims, chips):
+    """Its count is of sockets: ranked per accelerator, a socket was an accelerator."""
+    rows = _csv("--where", "accelerator_kind=none", "--columns", "claim,per_accelerator", "--data", str(full_copy))
+    cpu_only = {
+        cid
+        for cid, c in claims.items()
+        if c.get("accelerator_ids") and all(chips[a].get("kind") == "cpu" for a in c["accelerator_ids"])
+    }
+    assert rows and {r["claim"] for r in rows} <= cpu_only
+    assert [r["claim"] for r in rows if r["per_accelerator"]] == []
