@@ -8,11 +8,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections import Counter
 from decimal import Context, Decimal
 
 import pytest
 
+from benchkg.kernel.vocab import LOWER_IS_BETTER
 from conftest import FULL_DATA, cli
 
 pytestmark = pytest.mark.slow  # the whole data/ folder, built
@@ -108,3 +110,45 @@ def test_a_cpu_only_result_has_no_per_accelerator_value(full_copy, claims, chips
     }
     assert rows and {r["claim"] for r in rows} <= cpu_only
     assert [r["claim"] for r in rows if r["per_accelerator"]] == []
+
+
+# ---------------------------------------------------------------- --best-per keeps every group, counts the rest
+
+BEST_SLICE = ["round=6.1", "division=closed", "system_type=datacenter"]
+
+
+def _left_out(text: str, fact: str) -> tuple[int, int, list[str]]:
+    """(left out, of, the claims named) from an answer's "Left out for want of FACT" line."""
+    m = re.search(rf"Left out for want of {fact}: (\d+) of (\d+) results? \([^)]*\): (.*)", text)
+    assert m, text
+    return int(m.group(1)), int(m.group(2)), m.group(3).split(", ")
+
+
+def test_best_per_keeps_a_group_without_a_key_and_counts_what_has_no_score(full_copy, full_kg):
+    """A model without a tier is a group of its own, not dropped; a result with no per-accelerator value
+    (and no lower-is-better value) is counted under the answer with the fact it lacks."""
+    every = full_kg.results(where=BEST_SLICE, columns=["claim", "model", "tier", "scenario", "unit", "per_accelerator"])
+    scored = [r for r in every if r["per_accelerator"] is not None or r["unit"] in LOWER_IS_BETTER]
+    expected = {(r["model"], r["tier"] or "", r["scenario"], r["unit"]) for r in scored}
+    where = [a for w in BEST_SLICE for a in ("--where", w)]
+    args = [*where, "--best-per", "model,tier,scenario", "--data", str(full_copy)]
+    rows = _csv(*args, "--columns", "model,tier,scenario,unit")
+    assert {(r["model"], r["tier"], r["scenario"], r["unit"]) for r in rows} == expected
+    assert any(not r["tier"] for r in rows)  # the untiered models' groups are there
+    out, of, named = _left_out(_table(*args), "per_accelerator")
+    assert (out, of) == (len(every) - len(scored), len(every)) and out > 0
+    assert named[0] == min(r["claim"] for r in every if r not in scored)
+
+
+def test_best_per_with_compare_value_ranks_what_has_no_per_accelerator_value(full_copy, full_kg):
+    every = full_kg.results(where=BEST_SLICE, columns=["claim", "model", "scenario", "unit", "value"])
+    where = [a for w in BEST_SLICE for a in ("--where", w)]
+    args = [*where, "--best-per", "model,scenario", "--compare", "value", "--data", str(full_copy)]
+    rows = _csv(*args, "--columns", "claim,model,scenario,unit,value")
+    best: dict[tuple, Decimal] = {}
+    for r in every:
+        key, v = (r["model"], r["scenario"], r["unit"]), r["value"] if r["unit"] in LOWER_IS_BETTER else -r["value"]
+        best[key] = min(best.get(key, v), v)
+    got = {(r["model"], r["scenario"], r["unit"]): Decimal(r["value"]) for r in rows}
+    assert got == {k: (v if k[2] in LOWER_IS_BETTER else -v) for k, v in best.items()}
+    assert "Left out for want of" not in _table(*args)

@@ -35,7 +35,7 @@ from pathlib import Path
 from pyoxigraph import Literal
 
 from benchkg.answers.algebra import COLUMNS as RESULT_COLUMNS
-from benchkg.answers.algebra import Request, compile_results, unpaired_note
+from benchkg.answers.algebra import Request, compile_results, unpaired_note, wanting_note
 from benchkg.answers.answering import assemble
 from benchkg.answers.compare import check_claims_exist, compare_claims
 from benchkg.answers.explain import TERMS
@@ -399,6 +399,8 @@ class KnowledgeGraph:
         if compiled.sides:
             a, b = compiled.sides[:2]
             answer.unpaired = unpaired_note((a, b), answer.results.extra.get("unpaired", {}), list_unpaired)
+        if "wanting" in answer.results.extra:  # results of the slice that lack a fact the verb needs: counted
+            answer.left_out = "\n".join(filter(None, [answer.left_out, wanting_note(answer.results.extra["wanting"])]))
         if not answer.results.rows and request.where:
             answer.empty = self._emptied_by(request, self.backend.select)
         return answer, compiled

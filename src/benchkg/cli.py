@@ -357,7 +357,7 @@ def results(
     compare: Optional[str] = typer.Option(
         None,
         "--compare",
-        help="With --pair: value or per_accelerator (default: per accelerator unless accelerator_count is held).",
+        help="With --pair or --best-per: value or per_accelerator (default: per accelerator unless a pair holds accelerator_count).",
     ),
     sort: Optional[str] = typer.Option(
         None, "--sort", help="COL, or -COL for descending; an aggregate as written (-median)."

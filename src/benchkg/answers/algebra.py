@@ -663,14 +663,20 @@ def _compile_rows(request, conditions, fresh, resolve, base):
         # the best result of each group (and unit): the highest per accelerator, the lowest latency
         keys = list(dict.fromkeys(request.best_per + ["unit"]))
         need = list(dict.fromkeys(columns + keys + ["value", "per_accelerator"]))
-        # the keys joined, not optional: an unbound key would join every group's best (a result
-        # without a submitter is in no submitter's group)
-        body = _view("?claim", [n for n in need if n not in keys], conditions, fresh, resolve, base)
-        body += "".join(f"\n  {_required(k, '?claim', f'?{k}', fresh)}" for k in keys)
+        # the keys optional: a result without one (a model without a tier) is a group of its own, "not
+        # stated", never dropped; the step groups by the values as read, an unbound key one of them
+        body = _view("?claim", need, conditions, fresh, resolve, base)
         # the direction as the build derived it (benchkg.graph.facts: by unit), the one every answer reads
         body += "\n  ?claim bk:lowerIsBetter ?_lower_is_better ."
-        rank = "IF(?_lower_is_better, -?value, ?per_accelerator)"
-        said = f"best per {', '.join(request.best_per)} (per accelerator; the lowest where lower is better)"
+        by_value = _compare(request, []) == "value" if request.compare else False
+        rank = (
+            "IF(?_lower_is_better, -?value, ?value)" if by_value else "IF(?_lower_is_better, -?value, ?per_accelerator)"
+        )
+        said = (
+            f"best per {', '.join(request.best_per)} ("
+            + ("the value as stated" if by_value else "per accelerator")
+            + "; the lowest where lower is better; a result without a key's value in a group of its own, not stated)"
+        )
         # each result with its score; the "#+ then: best" step keeps the best of each group. In SPARQL
         # (the group's MAX in a sub-select, joined or compared to each result's score) Virtuoso 7.2
         # dropped 10 of 13 groups, a different few on each push: it joins computed decimals unreliably
@@ -682,6 +688,8 @@ def _compile_rows(request, conditions, fresh, resolve, base):
         )
         hidden = [k for k in keys if k not in columns]  # (read by the step, not shown)
         words = [f"keys={','.join(keys)}"] + ([f"hide={','.join(hidden)}"] if hidden else [])
+        if not by_value:  # what a result without a score lacks, and the option that ranks it
+            words.append("wanting=per_accelerator")
         return (text, columns, ("claim",), (), _step("best", words, request, columns)), [said]
     where = _view("?claim", columns, conditions, fresh, resolve, base)
     select = " ".join(f"?{n}" for n in columns)
@@ -999,12 +1007,16 @@ def best_of(results: Results, args: dict[str, str]) -> Results:
     scored = [
         (tuple(row.get(k) for k in keys), Decimal(row["_best"].value), row) for row in results.rows if "_best" in row
     ]
+    unscored = sorted({row["claim"].value.rsplit("/", 1)[-1] for row in results.rows if "_best" not in row})
+    extra = dict(results.extra)
+    if unscored:  # counted under the answer with the fact they lack (answers.algebra.wanting_note)
+        extra["wanting"] = {"fact": args.get("wanting", "_best"), "claims": unscored, "of": len(results.rows)}
     best: dict[tuple, Decimal] = {}
     for key, score, _ in scored:
         best[key] = max(best.get(key, score), score)
     dropped = {"_best", *filter(None, args.get("hide", "").split(","))}
     rows = [{k: v for k, v in row.items() if k not in dropped} for key, score, row in scored if score == best[key]]
-    out = Results([v for v in results.vars if v not in dropped], rows, extra=results.extra)
+    out = Results([v for v in results.vars if v not in dropped], rows, extra=extra)
     return _ordered(out, args.get("sort"), args.get("top"))
 
 
@@ -1057,6 +1069,33 @@ def _compile_difference(request, conditions, fresh, resolve, base):
     )
     said = [f"{', '.join(keys)} in {inside.text} and not in {outside.text}"]
     return (text, [*keys, "results"], (), ()), said
+
+
+#: what keeps a result that lacks a fact a verb needs: the option to give, by the fact
+KEEPS = {
+    "per_accelerator": "--compare value ranks them by the value as stated",
+}
+#: why a result lacks a fact, by the fact
+WHY_NOT = {
+    "per_accelerator": "a mixed-chip system, a CPU-only result, a per-node or per-user value",
+}
+
+
+def wanting_note(wanting: dict) -> str:
+    """What is said under an answer about the results of its slice that lack a fact the verb needs: how
+    many, which fact, why and the option that keeps them (issue 62: nothing dropped unsaid).
+
+    >>> wanting_note({"fact": "per_accelerator", "claims": ["a", "b"], "of": 9})
+    'Left out for want of per_accelerator: 2 of 9 results (a mixed-chip system, a CPU-only result, a per-node or per-user value; --compare value ranks them by the value as stated): a, b'
+    """
+    fact, claims = wanting["fact"], wanting["claims"]
+    why = "; ".join(w for w in (WHY_NOT.get(fact, ""), KEEPS.get(fact, "")) if w)
+    shown = ", ".join(claims[:10]) + (f" and {len(claims) - 10} more" if len(claims) > 10 else "")
+    return (
+        f"Left out for want of {fact}: {len(claims)} of {wanting['of']} result{'s' if wanting['of'] != 1 else ''}"
+        + (f" ({why})" if why else "")
+        + f": {shown}"
+    )
 
 
 def unpaired_note(
