@@ -152,3 +152,28 @@ def test_best_per_with_compare_value_ranks_what_has_no_per_accelerator_value(ful
     got = {(r["model"], r["scenario"], r["unit"]): Decimal(r["value"]) for r in rows}
     assert got == {k: (v if k[2] in LOWER_IS_BETTER else -v) for k, v in best.items()}
     assert "Left out for want of" not in _table(*args)
+
+
+# ---------------------------------------------------------------- --pair of a latency: compared as stated
+
+
+def test_a_pair_of_latencies_compares_the_value_as_stated_and_says_so(full_copy, full_kg):
+    """A latency has no value per accelerator: a pair not holding the count compares it as stated."""
+    where = ["model=wan-2.2-t2v-a14b", "scenario=single-stream"]
+    every = full_kg.results(
+        where=[*where, "round=in:6.0,6.1"], columns=["claim", "submitter", "platform_id", "round", "value", "unit"]
+    )
+    lowest: dict[tuple, dict[str, Decimal]] = {}
+    for r in every:
+        assert r["unit"] in LOWER_IS_BETTER
+        side = lowest.setdefault((r["submitter"], r["platform_id"]), {})
+        side[r["round"]] = min(side.get(r["round"], r["value"]), r["value"])
+    expected = {k: (v["6.0"], v["6.1"]) for k, v in lowest.items() if len(v) == 2}
+    args = [a for w in where for a in ("--where", w)] + ["--pair", "round=6.0,6.1", "--hold", "submitter,platform_id"]
+    rows = _csv(*args, "--data", str(full_copy))
+    assert (
+        expected and {(r["submitter"], r["platform_id"]): (Decimal(r["a"]), Decimal(r["b"])) for r in rows} == expected
+    )
+    assert all(Decimal(r["ratio"]) == Context(prec=17).divide(Decimal(r["b"]), Decimal(r["a"])) for r in rows)
+    title = _table(*args, "--data", str(full_copy)).split("\n\n")[0]
+    assert f"{len(expected)} pair{'s' if len(expected) != 1 else ''} compared as stated" in " ".join(title.split())

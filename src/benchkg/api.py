@@ -399,6 +399,12 @@ class KnowledgeGraph:
         if compiled.sides:
             a, b = compiled.sides[:2]
             answer.unpaired = unpaired_note((a, b), answer.results.extra.get("unpaired", {}), list_unpaired)
+        if answer.results.extra.get("as_stated"):  # pairs of a latency (no per-accelerator value): said in the title
+            n = answer.results.extra["as_stated"]
+            answer.heading += (
+                f"; {n} pair{'s' if n != 1 else ''} compared as stated, a side having no value per accelerator "
+                "(a latency, a mixed or CPU-only system)"
+            )
         if "wanting" in answer.results.extra:  # results of the slice that lack a fact the verb needs: counted
             answer.left_out = "\n".join(filter(None, [answer.left_out, wanting_note(answer.results.extra["wanting"])]))
         if not answer.results.rows and request.where:

@@ -857,7 +857,11 @@ def _compile_pair(request, conditions, fresh, resolve, base):
         cond = Condition(dim, "=", (v,), f"{dim}={v}")
         parts = [_view("?claim", [], [*others, cond], fresh, resolve, base)]
         parts += [_required(h, "?claim", f"?{h}", fresh) for h in plain]
-        parts.append(_pattern(COLUMNS[value], "?claim", "?value", fresh) + " .")
+        if value == "per_accelerator":  # a result without one (a latency) is compared as stated: pair_up
+            parts.append(f"OPTIONAL {{ {_pattern(COLUMNS[value], '?claim', '?value', fresh)} }}")
+            parts.append("?_rclaim qudt:value ?_stated .")
+        else:
+            parts.append(_pattern(COLUMNS[value], "?claim", "?value", fresh) + " .")
         # which way is better, as the build derived it (benchkg.graph.facts: a latency's best is its lowest)
         parts.append("?claim bk:lowerIsBetter ?_lower .")
         for h in hold:
@@ -886,7 +890,7 @@ def _compile_pair(request, conditions, fresh, resolve, base):
     text = (
         f"# The results of both sides with the columns held; benchkg pairs them (#+ then: pair): for each\n"
         f"# held key the best result of side a ({dim}={a}) and of side b ({dim}={b}), and b ÷ a.\n"
-        f"SELECT ?side {keys} ?claim ?value ?_lower WHERE {{\n  {branches[0]}\n  UNION\n  {branches[1]}\n}}\n"
+        f"SELECT ?side {keys} ?claim ?value {'?_stated ' if value == 'per_accelerator' else ''}?_lower WHERE {{\n  {branches[0]}\n  UNION\n  {branches[1]}\n}}\n"
     )
     return (text, cols, keep, shown, then), said
 
@@ -905,28 +909,35 @@ def pair_up(results: Results, args: dict[str, str]) -> Results:
     >>> [(r["a_claim"].value[-2:], r["b_claim"].value[-2:], r["ratio"].value) for r in done.rows], done.extra["unpaired"]
     ([('c1', 'c3', '0.75')], {'a': [], 'b': ['c4']})
     """
-    keys = [v for v in results.vars if v not in ("side", "claim", "value", "_lower")]
+    keys = [v for v in results.vars if v not in ("side", "claim", "value", "_lower", "_stated")]
     ranked: dict[str, dict[tuple, list[tuple]]] = {"a": {}, "b": {}}
     claims: dict[str, dict[tuple, list[str]]] = {"a": {}, "b": {}}
     for row in results.rows:
-        if "value" not in row:  # (per accelerator, of an aggregate without an accelerator count)
+        if "value" not in row and "_stated" in row:  # (no per-accelerator value, a latency's: as stated)
+            row = {**row, "value": row["_stated"], "_as_stated": True}
+        if "value" not in row:
             continue
         side = row["side"].value
         key = tuple(row.get(k) for k in keys)
         number, claim = Decimal(row["value"].value), row["claim"].value
         lower = "_lower" in row and row["_lower"].value == "true"
         claims[side].setdefault(key, []).append(claim.rsplit("/", 1)[-1])
-        ranked[side].setdefault(key, []).append((number if lower else -number, claim, row))
+        # (a value per accelerator ranks before one as stated: a side's best is per accelerator if it can be)
+        ranked[side].setdefault(key, []).append(((int("_as_stated" in row), number if lower else -number), claim, row))
     for by_key in ranked.values():
         for entries in by_key.values():
             entries.sort(key=lambda t: (t[0], t[1]))
     chosen = {key: _apart(ranked["a"][key], ranked["b"][key]) for key in ranked["a"].keys() & ranked["b"].keys()}
     best = {side: {key: ranked[side][key][0] for key in ranked[side] if key not in chosen} for side in ranked}
     out = []
+    as_stated = 0
     for key, pair in chosen.items():
         if pair is None:  # (one result alone on both sides: nothing to pair it with)
             continue
         (_, _, ra), (_, _, rb) = pair
+        if ("_as_stated" in ra) != ("_as_stated" in rb):  # one side per accelerator, one not: both as stated
+            ra, rb = {**ra, "value": ra["_stated"]}, {**rb, "value": rb["_stated"]}
+        as_stated += "_as_stated" in ra or "_as_stated" in rb
         x, y = Decimal(ra["value"].value), Decimal(rb["value"].value)
         row = {k: t for k, t in zip(keys, key) if t is not None}
         row |= {"a": ra["value"], "b": rb["value"], "a_claim": ra["claim"], "b_claim": rb["claim"]}
@@ -939,7 +950,8 @@ def pair_up(results: Results, args: dict[str, str]) -> Results:
         side: sorted(c for k in [*best[side].keys() - best[other].keys(), *alone] for c in claims[side][k])
         for side, other in (("a", "b"), ("b", "a"))
     }
-    paired = Results([*keys, "a", "b", "ratio", "a_claim", "b_claim"], out, extra={"unpaired": unpaired})
+    extra: dict = {"unpaired": unpaired} | ({"as_stated": as_stated} if as_stated else {})
+    paired = Results([*keys, "a", "b", "ratio", "a_claim", "b_claim"], out, extra=extra)
     if args.get("group"):
         return _ordered(_pair_groups(paired, args), args.get("sort"), args.get("top"))
     return _ordered(paired, args.get("sort", "-ratio"), args.get("top"))
