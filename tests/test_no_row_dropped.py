@@ -177,3 +177,25 @@ def test_a_pair_of_latencies_compares_the_value_as_stated_and_says_so(full_copy,
     assert all(Decimal(r["ratio"]) == Context(prec=17).divide(Decimal(r["b"]), Decimal(r["a"])) for r in rows)
     title = _table(*args, "--data", str(full_copy)).split("\n\n")[0]
     assert f"{len(expected)} pair{'s' if len(expected) != 1 else ''} compared as stated" in " ".join(title.split())
+
+
+# ---------------------------------------------------------------- aggregates over the values present
+
+
+@pytest.mark.parametrize("agg", ["avg", "sum", "min", "max"])
+def test_an_aggregate_is_over_the_values_present_and_counts_the_rows_without(full_copy, full_kg, agg):
+    every = full_kg.results(where=["round=6.1"], columns=["claim", "unit", "per_accelerator"])
+    groups: dict[str, list] = {}
+    for r in every:
+        groups.setdefault(r["unit"], []).append(r["per_accelerator"])
+    rows = _csv(
+        "--where", "round=6.1", "--group-by", "unit", "--agg", f"{agg}:per_accelerator", "--data", str(full_copy)
+    )
+    got = {r["unit"]: (r[f"{agg}_per_accelerator"], int(r["count"]), int(r["without"])) for r in rows}
+    expected = {}
+    for unit, values in groups.items():
+        present = [v for v in values if v is not None]
+        number = {"avg": lambda n: Context(prec=17).divide(sum(n), len(n)), "sum": sum, "min": min, "max": max}[agg]
+        expected[unit] = (number(present) if present else None, len(present), len(values) - len(present))
+    assert {u: (Decimal(v) if v else None, n, w) for u, (v, n, w) in got.items()} == expected
+    assert any(w and n for _, n, w in expected.values())  # a group with values and rows without

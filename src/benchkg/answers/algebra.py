@@ -713,8 +713,8 @@ def _compile_group(request, conditions, fresh, resolve, base):
     if agg in ("sum", "min", "max", "avg", "median") and of in ("value", "per_accelerator") and "unit" not in keys:
         keys.append("unit")  # numbers of two units are never summed, averaged or ranked together
         more[0] += " (and unit)"
-    if agg == "median":
-        return _compile_median(request, conditions, fresh, resolve, base, of, keys, more)
+    if agg in ("sum", "min", "max", "avg", "median"):  # over the values present, in a step (see median_of)
+        return _compile_median(request, conditions, fresh, resolve, base, of, keys, more, agg)
     need = list(dict.fromkeys(keys + [of]))
     body = _view("?claim", need, conditions, fresh, resolve, base)
     group = " ".join(f"?{k}" for k in keys)
@@ -741,51 +741,82 @@ def _compile_group(request, conditions, fresh, resolve, base):
     return (text, columns, (), ()), more
 
 
-def _compile_median(request, conditions, fresh, resolve, base, of, keys, more):
-    """A median is no SPARQL aggregate: the query gives each result's value, the ``#+ then: median``
-    step the median of each group."""
+def _compile_median(request, conditions, fresh, resolve, base, of, keys, more, agg="median"):
+    """A median is no SPARQL aggregate, and SPARQL's SUM, MIN, MAX and AVG of a group with one value
+    missing are none at all (Oxigraph: an unbound value is an error, and the group's aggregate with it):
+    the query gives each result's value, the ``#+ then: median`` step ``agg`` of each group over the values
+    present, with how many results have none."""
     if COLUMNS[of].kind != "num":
-        raise UsageError(f"--agg median:{of}: {of} is not a number")
-    columns = [*keys, f"median_{of}", "count"]
-    then = _step("median", [f"of={of}"], request, columns)
+        raise UsageError(f"--agg {agg}:{of}: {of} is not a number")
+    columns = [*keys, f"{agg}_{of}", "count", "without"]
+    then = _step("median", [f"of={of}", f"agg={agg}"], request, columns)
     body = _view("?claim", list(dict.fromkeys(keys + [of])), conditions, fresh, resolve, base)
     text = (
-        f"# Each result's {of}; benchkg takes the median of each group (#+ then: median)\n"
+        f"# Each result's {of}; benchkg takes the {agg} of each group (#+ then: median)\n"
         f"SELECT DISTINCT {' '.join(f'?{k}' for k in keys)} ?claim ?{of} WHERE {{\n  {body}\n}}\n"
     )
     return (text, columns, (), (), then), more
 
 
 def median_of(results: Results, args: dict[str, str]) -> Results:
-    """One row per group (the columns other than ``claim`` and ``args["of"]``): the median of the
-    group's values and how many results have one, highest median first (or by ``args["sort"]``, cut
-    at ``args["top"]``).
+    """One row per group (the columns other than ``claim`` and ``args["of"]``): ``args["agg"]`` (median by
+    default; sum, min, max, avg) of the group's values, over the values present, ``count`` how many
+    results have one and ``without`` how many have none (a group's one missing value once blanked its
+    whole aggregate: issue 62); highest first (or by ``args["sort"]``, cut at ``args["top"]``).
 
     >>> from pyoxigraph import Literal
-    >>> rows = [{"chip": Literal(c), "claim": Literal(str(n)), "value": Literal(v)}
-    ...         for n, (c, v) in enumerate([("x", "1"), ("x", "4"), ("x", "10"), ("y", "3"), ("y", "5")])]
-    >>> [(r["chip"].value, r["median_value"].value, r["count"].value) for r in median_of(Results(["chip", "claim", "value"], rows), {"of": "value"}).rows]
-    [('x', '4', '3'), ('y', '4', '2')]
+    >>> rows = [{"chip": Literal(c), "claim": Literal(str(n))} | ({"value": Literal(v)} if v else {})
+    ...         for n, (c, v) in enumerate([("x", "1"), ("x", "4"), ("x", "10"), ("y", "3"), ("y", "5"), ("y", "")])]
+    >>> [(r["chip"].value, r["median_value"].value, r["count"].value, r["without"].value) for r in median_of(Results(["chip", "claim", "value"], rows), {"of": "value"}).rows]
+    [('x', '4', '3', '0'), ('y', '4', '2', '1')]
+    >>> [r["avg_value"].value for r in median_of(Results(["chip", "claim", "value"], rows), {"of": "value", "agg": "avg"}).rows]
+    ['5', '4']
     """
-    of = args.get("of", "value")
+    of, agg = args.get("of", "value"), args.get("agg", "median")
     keys = [v for v in results.vars if v not in ("claim", of)]
-    groups: dict[tuple, list[Decimal]] = {}
+    groups: dict[tuple, list] = {}
+    without: dict[tuple, int] = {}
     for row in results.rows:
-        values = groups.setdefault(tuple(row.get(k) for k in keys), [])
+        key = tuple(row.get(k) for k in keys)
+        values = groups.setdefault(key, [])
         if of in row:
-            values.append(Decimal(row[of].value))
+            values.append(row[of])
+        else:
+            without[key] = without.get(key, 0) + 1
     out = []
-    for key, values in groups.items():
+    integer = NamedNode(PREFIXES["xsd"] + "integer")
+    for key, terms in groups.items():
         row = {k: t for k, t in zip(keys, key) if t is not None}
-        row["count"] = Literal(str(len(values)), datatype=NamedNode(PREFIXES["xsd"] + "integer"))
-        if values:
-            middle = statistics.median(values)
-            row[f"median_{of}"] = Literal(
-                format(middle.normalize(), "f"), datatype=NamedNode(PREFIXES["xsd"] + "decimal")
-            )
+        row["count"] = Literal(str(len(terms)), datatype=integer)
+        row["without"] = Literal(str(without.get(key, 0)), datatype=integer)
+        if terms:
+            row[f"{agg}_{of}"] = _aggregate(agg, terms)
         out.append(row)
     out.sort(key=lambda r: tuple(_sort_key(r[k]) if k in r else (2, Decimal(0), "") for k in keys))
-    return _ordered(Results([*keys, f"median_{of}", "count"], out), args.get("sort", f"-median_{of}"), args.get("top"))
+    columns = [*keys, f"{agg}_{of}", "count", "without"]
+    return _ordered(Results(columns, out), args.get("sort", f"-{agg}_{of}"), args.get("top"))
+
+
+def _aggregate(agg: str, terms: list) -> Literal:
+    """``agg`` of the numbers ``terms`` (RDF literals), unrounded: min and max the term itself, a sum an
+    integer when its terms are, an average to 17 significant digits.
+
+    >>> from pyoxigraph import Literal
+    >>> [_aggregate(a, [Literal(1), Literal(2)]).value for a in ("sum", "min", "max", "avg", "median")]
+    ['3', '1', '2', '1.5', '1.5']
+    """
+    numbers = [Decimal(t.value) for t in terms]
+    if agg in ("min", "max"):
+        pick = min if agg == "min" else max
+        return terms[pick(range(len(terms)), key=lambda i: numbers[i])]
+    if agg == "sum":
+        total = sum(numbers, Decimal(0))
+        whole = all(t.datatype.value == PREFIXES["xsd"] + "integer" for t in terms)
+        return Literal(format(total, "f"), datatype=NamedNode(PREFIXES["xsd"] + ("integer" if whole else "decimal")))
+    if agg == "avg":
+        return _decimal(sum(numbers, Decimal(0)) / len(numbers))
+    middle = statistics.median(numbers)
+    return Literal(format(middle.normalize(), "f"), datatype=NamedNode(PREFIXES["xsd"] + "decimal"))
 
 
 def _ordered(results: Results, sort: str | None, top: str | None) -> Results:
