@@ -148,7 +148,7 @@ def test_distinct_chip_spellings_per_base_chip(kg):
         claim = json.loads(p.read_text())
         spelled = systems.get(claim.get("system_id"), {}).get("description", {}).get("accelerator_model_name")
         if spelled and claim.get("accelerator_ids"):
-            spellings.setdefault(base(claim["accelerator_ids"]), set()).add(spelled)
+            spellings.setdefault(base(claim["accelerator_ids"]), set()).add(spelled.casefold())  # (issue 62)
     rows = kg.results(group_by=["base_chip"], agg="distinct:chip_spelling")
     got = {r["base_chip"]: r["distinct_chip_spelling"] for r in rows if r["distinct_chip_spelling"]}
     assert got == {chip: len(names) for chip, names in spellings.items()}

@@ -199,3 +199,42 @@ def test_an_aggregate_is_over_the_values_present_and_counts_the_rows_without(ful
         expected[unit] = (number(present) if present else None, len(present), len(values) - len(present))
     assert {u: (Decimal(v) if v else None, n, w) for u, (v, n, w) in got.items()} == expected
     assert any(w and n for _, n, w in expected.values())  # a group with values and rows without
+
+
+# ---------------------------------------------------------------- one spelling whatever its case
+
+
+def test_chip_spellings_that_differ_only_in_case_are_one(full_copy, claims):
+    systems = _records("systems")
+    expected: Counter = Counter()
+    for claim in claims.values():
+        spelled = systems.get(claim.get("system_id"), {}).get("description", {}).get("accelerator_model_name")
+        if _audited(claim, "6.1") and spelled and "b300-sxm-270" in spelled.lower():
+            expected[spelled.casefold()] += 1
+    assert (
+        len(
+            {
+                s
+                for c in claims.values()
+                for s in [systems.get(c.get("system_id"), {}).get("description", {}).get("accelerator_model_name")]
+                if s and s.casefold() == "nvidia b300-sxm-270gb"
+            }
+        )
+        > 1
+    )
+    args = ["--where", "round=6.1", "--where", "measured_by=mlcommons", "--where", "chip_spelling~b300-sxm-270"]
+    rows = _csv(*args, "--group-by", "chip_spelling", "--data", str(full_copy))
+    assert {r["chip_spelling"]: int(r["count"]) for r in rows} == dict(expected)
+    named = _csv(
+        "--where",
+        "round=6.1",
+        "--where",
+        "measured_by=mlcommons",
+        "--where",
+        "chip_spelling=Nvidia B300-SXM-270GB",
+        "--columns",
+        "claim",
+        "--data",
+        str(full_copy),
+    )
+    assert len(named) == expected["nvidia b300-sxm-270gb"]

@@ -33,6 +33,7 @@ from pyoxigraph import Literal, NamedNode
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.rows import Results
 from benchkg.kernel.sparqltext import refuse_line_breaks, sparql_string
+from benchkg.kernel.text import fold
 from benchkg.kernel.vocab import DEFAULT_BASE, PREFIXES, SCHEMES, UNITS, concept_iri
 
 AGGREGATES = ("count", "sum", "min", "max", "avg", "median", "share", "distinct")
@@ -99,6 +100,13 @@ COLUMNS: dict[str, Column] = {
         "{c} bk:ranOn/bk:vendor {v}", "id", "organizations", "nvidia", "none for a system of two vendors' chips"
     ),
     "chip_spelling": Column(
+        "{c} bk:chipSpelling {v}",
+        "text",
+        "",
+        "nvidia b200-sxm-180gb",
+        "the chip's name as submitters spell it, case folded (NVIDIA and Nvidia are one)",
+    ),
+    "chip_spelling_as_written": Column(
         "{c} bk:system/bk:systemDescription/bk:sdAcceleratorModelName {v}",
         "text",
         "",
@@ -334,6 +342,8 @@ def _term(col: Column, name: str, value: str, resolve: Callable[[str, str], str]
         return value
     if name == "round":
         value = re.sub(r"^(?:mlperf-inference-)?v", "", value.lower())
+    if name == "chip_spelling":  # (stored folded: a spelling as typed, in any case, names it)
+        value = fold(value)
     return sparql_string(value)
 
 

@@ -21,6 +21,8 @@ saved query, shape and verb reads one meaning of each (docs/architecture.md, "on
   ``"81559 MiB"``); none where it states none or several ("N/A", "Shared with host", two chips').
 - ``bk:acceleratorKindRanOn``: what the result ran on: chip, superchip, rack or system, ``"none"`` for a
   CPU-only result (its processor is its ``chip``), a combination's kind when its parts share one.
+- ``bk:chipSpelling``: the chip's name as the system description spells it, folded
+  (:func:`benchkg.kernel.text.fold`: "NVIDIA B300-SXM-270GB" and "Nvidia B300-SXM-270GB" are one).
 - ``bk:frameworkFamily``: the software the framework text names, by one table
   (:data:`benchkg.kernel.vocab.FRAMEWORK_FAMILIES`: ``"TensorRT 10.14, CUDA 13"`` is tensorrt).
 
@@ -37,6 +39,7 @@ from typing import Any, Iterator
 from pyoxigraph import Literal, NamedNode, Quad, Store
 
 from benchkg.graph.opening import rows, select
+from benchkg.kernel.text import fold
 from benchkg.kernel.vocab import BK, LOWER_IS_BETTER, UNITS, framework_family, sparql_prefixes
 
 RAN_ON = NamedNode(BK + "ranOn")
@@ -51,6 +54,7 @@ PLATFORM_ID = NamedNode(BK + "platformId")
 STATED_MEMORY = NamedNode(BK + "statedMemoryGB")
 KIND = NamedNode(BK + "acceleratorKindRanOn")  # (bk:acceleratorKind is the chip record's own: a concept)
 FRAMEWORK_FAMILY = NamedNode(BK + "frameworkFamily")
+CHIP_SPELLING = NamedNode(BK + "chipSpelling")
 FACT_PREDICATES = (
     RAN_ON,
     AS_NAMED,
@@ -61,6 +65,7 @@ FACT_PREDICATES = (
     STATED_MEMORY,
     KIND,
     FRAMEWORK_FAMILY,
+    CHIP_SPELLING,
 )
 NOT_STATED = "not stated"
 _LOWER_UNITS = {UNITS[u] for u in LOWER_IS_BETTER if u in UNITS}
@@ -70,13 +75,14 @@ _XSD_DECIMAL = NamedNode("http://www.w3.org/2001/XMLSchema#decimal")
 
 #: what the facts are derived from, a row per chip a claim ran on
 _CLAIMS = """
-SELECT ?claim ?model ?acc ?chip ?vendor ?kind ?unit ?metric ?scope ?v ?derived ?tier ?url ?memory ?fw ?sdfw WHERE {
+SELECT ?claim ?model ?acc ?chip ?vendor ?kind ?unit ?metric ?scope ?v ?derived ?tier ?url ?memory ?fw ?sdfw ?spelled WHERE {
   ?claim a bk:Benchmark .
   OPTIONAL { ?claim bk:model ?model }
   OPTIONAL { ?claim bk:accelerator ?acc OPTIONAL { ?acc bk:madeOf ?part } BIND (COALESCE(?part, ?acc) AS ?chip)
              OPTIONAL { ?chip bk:vendor ?vendor } OPTIONAL { ?acc bk:acceleratorKind ?kind } }
   OPTIONAL { ?claim bk:system/rdfs:seeAlso ?url }
   OPTIONAL { ?claim bk:system/bk:systemDescription/bk:sdAcceleratorMemoryCapacity ?memory }
+  OPTIONAL { ?claim bk:system/bk:systemDescription/bk:sdAcceleratorModelName ?spelled }
   OPTIONAL { ?claim bk:framework ?fw }
   OPTIONAL { ?claim bk:system/bk:systemDescription/bk:sdFramework ?sdfw }
   # (one path per OPTIONAL: Oxigraph reads a one-pattern OPTIONAL claim by claim, where a group of patterns was
@@ -119,7 +125,20 @@ def _claims(
             if claim is not None:
                 yield claim, seen
             claim, seen = row["claim"], {"chips": set(), "named": set(), "vendors": set(), "kinds": set()}
-        for name in ("model", "unit", "metric", "scope", "v", "derived", "tier", "url", "memory", "fw", "sdfw"):
+        for name in (
+            "model",
+            "unit",
+            "metric",
+            "scope",
+            "v",
+            "derived",
+            "tier",
+            "url",
+            "memory",
+            "fw",
+            "sdfw",
+            "spelled",
+        ):
             if row[name] is not None:
                 seen[name] = row[name]
         if row["chip"] is not None:
@@ -214,7 +233,8 @@ def _claim_facts(claim: NamedNode, row: dict[str, Any], graph: NamedNode, base: 
 
 
 def _system_facts(row: dict[str, Any]) -> list[tuple[NamedNode, Literal]]:
-    """The facts of the system a claim ran on: its MLPerf ID, stated memory, kind and framework family."""
+    """The facts of the system a claim ran on: its MLPerf ID, stated memory, kind, framework family and the
+    chip's spelling folded."""
     out = []
     url = row.get("url")
     if url is not None and re.search(r"/systems/[^/]+\.json$", url.value):
@@ -229,6 +249,8 @@ def _system_facts(row: dict[str, Any]) -> list[tuple[NamedNode, Literal]]:
     text = row.get("fw") or row.get("sdfw")
     if text is not None:
         out.append((FRAMEWORK_FAMILY, Literal(framework_family(text.value))))
+    if "spelled" in row:  # one spelling whatever its case, dashes or Unicode form (kernel.text.fold; issue 62)
+        out.append((CHIP_SPELLING, Literal(fold(row["spelled"].value))))
     return out
 
 
