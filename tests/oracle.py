@@ -7,7 +7,7 @@ mapping fails even where both agree with themselves.
 from __future__ import annotations
 
 import json
-from decimal import Decimal
+from decimal import Context, Decimal
 from pathlib import Path
 
 
@@ -95,7 +95,7 @@ def per_accelerator(claim: dict) -> Decimal | None:
     if claim.get("scope") == "per-accelerator":
         return Decimal(claim["value"])
     if claim.get("scope") == "aggregate" and claim.get("accelerator_count"):
-        return (Decimal(claim["value"]) / claim["accelerator_count"]).quantize(Decimal("0.0001"))
+        return Context(prec=17).divide(Decimal(claim["value"]), Decimal(claim["accelerator_count"]))  # (issue 62)
     return None
 
 

@@ -238,3 +238,18 @@ def test_chip_spellings_that_differ_only_in_case_are_one(full_copy, claims):
         str(full_copy),
     )
     assert len(named) == expected["nvidia b300-sxm-270gb"]
+
+
+# ---------------------------------------------------------------- submitters-per-round counts MLCommons results
+
+
+def test_submitters_per_round_counts_mlcommons_results_and_the_rest_apart(full_copy, claims):
+    done = cli("query", "submitters-per-round", "--format", "json", "--data", str(full_copy))
+    assert done.exit_code == 0, done.output
+    got = {r["version"]: r for r in json.loads(done.stdout)}
+    in_61 = [c for c in claims.values() if c["suite_id"] == "mlperf-inference-v6.1"]
+    published = [c for c in in_61 if c.get("measured_by") == "mlcommons"]
+    assert len(published) < len(in_61)  # vendors restated some
+    assert got["6.1"]["results"] == len(published)
+    assert got["6.1"]["not_mlcommons_left_out"] == len(in_61) - len(published)
+    assert got["6.1"]["submitters"] == len({c["submitter_id"] for c in published})
