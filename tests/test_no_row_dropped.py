@@ -253,3 +253,24 @@ def test_submitters_per_round_counts_mlcommons_results_and_the_rest_apart(full_c
     assert got["6.1"]["results"] == len(published)
     assert got["6.1"]["not_mlcommons_left_out"] == len(in_61) - len(published)
     assert got["6.1"]["submitters"] == len({c["submitter_id"] for c in published})
+
+
+# ---------------------------------------------------------------- one MLPerf system ID however it is spelled
+
+
+def test_a_pair_holds_an_mlperf_system_id_with_dashes_and_case_folded(full_copy, full_kg):
+    """Oracle's MI355X system is 8xMI355X_2xEPYC_9575F in v6.0 and 8xMI355X_2xEPYC-9575F in v6.1."""
+    hold = ["submitter", "platform_id", "scenario", "tier"]
+    where = ["model=llama2-70b", "measured_by=mlcommons"]
+    every = full_kg.results(where=[*where, "round=in:6.0,6.1"], columns=["claim", "round", *hold])
+    rounds: dict[tuple, set] = {}
+    for r in every:
+        if r["platform_id"]:
+            key = (r["submitter"], re.sub(r"[-_]", "-", r["platform_id"]).casefold(), r["scenario"], r["tier"] or "")
+            rounds.setdefault(key, set()).add(r["round"])
+    expected = {k for k, v in rounds.items() if v == {"6.0", "6.1"}}
+    args = [a for w in where for a in ("--where", w)] + ["--pair", "round=6.0,6.1", "--hold", ",".join(hold)]
+    rows = _csv(*args, "--data", str(full_copy))
+    got = {(r["submitter"], re.sub(r"[-_]", "-", r["platform_id"]).casefold(), r["scenario"], r["tier"]) for r in rows}
+    assert got == expected
+    assert ("oracle", "8xmi355x-2xepyc-9575f", "offline", "99.9") in got

@@ -31,6 +31,7 @@ from typing import Callable
 from pyoxigraph import Literal, NamedNode
 
 from benchkg.kernel.errors import UsageError
+from benchkg.kernel.matching import platform_key
 from benchkg.kernel.rows import Results
 from benchkg.kernel.sparqltext import refuse_line_breaks, sparql_string
 from benchkg.kernel.text import fold
@@ -913,6 +914,8 @@ def _compile_pair(request, conditions, fresh, resolve, base):
         branches.append("{ " + "\n    ".join(parts) + f' BIND ("{side}" AS ?side) }}')
     keys = " ".join(f"?{h}" for h in hold)
     words = [shlex.quote(f"a={dim}={a}"), shlex.quote(f"b={dim}={b}")]
+    if set(hold) & set(FOLDED):  # (held equal as folded: the same system ID spelled two ways is one)
+        words.append(f"fold={','.join(h for h in hold if h in FOLDED)}")
     compared = "the value as stated" if value == "value" else "the value per accelerator"
     said = [f"{dim} {a} (a) beside {b} (b), ratio b ÷ a of {compared}, holding {', '.join(hold)}"]
     if request.group_by:
@@ -951,6 +954,7 @@ def pair_up(results: Results, args: dict[str, str]) -> Results:
     ([('c1', 'c3', '0.75')], {'a': [], 'b': ['c4']})
     """
     keys = [v for v in results.vars if v not in ("side", "claim", "value", "_lower", "_stated")]
+    folded = set(filter(None, args.get("fold", "").split(",")))
     ranked: dict[str, dict[tuple, list[tuple]]] = {"a": {}, "b": {}}
     claims: dict[str, dict[tuple, list[str]]] = {"a": {}, "b": {}}
     for row in results.rows:
@@ -959,7 +963,7 @@ def pair_up(results: Results, args: dict[str, str]) -> Results:
         if "value" not in row:
             continue
         side = row["side"].value
-        key = tuple(row.get(k) for k in keys)
+        key = _key(row, keys, folded)
         number, claim = Decimal(row["value"].value), row["claim"].value
         lower = "_lower" in row and row["_lower"].value == "true"
         claims[side].setdefault(key, []).append(claim.rsplit("/", 1)[-1])
@@ -980,7 +984,7 @@ def pair_up(results: Results, args: dict[str, str]) -> Results:
             ra, rb = {**ra, "value": ra["_stated"]}, {**rb, "value": rb["_stated"]}
         as_stated += "_as_stated" in ra or "_as_stated" in rb
         x, y = Decimal(ra["value"].value), Decimal(rb["value"].value)
-        row = {k: t for k, t in zip(keys, key) if t is not None}
+        row = {k: ra[k] for k in keys if k in ra}  # (a folded key as side a spells it)
         row |= {"a": ra["value"], "b": rb["value"], "a_claim": ra["claim"], "b_claim": rb["claim"]}
         if x:
             row["ratio"] = _decimal(y / x)
@@ -996,6 +1000,22 @@ def pair_up(results: Results, args: dict[str, str]) -> Results:
     if args.get("group"):
         return _ordered(_pair_groups(paired, args), args.get("sort"), args.get("top"))
     return _ordered(paired, args.get("sort", "-ratio"), args.get("top"))
+
+
+#: the columns compared folded, and how: an MLPerf system ID with ``_``/``-`` and case folded
+#: (``8xMI355X_2xEPYC_9575F`` in v6.0 is ``8xMI355X_2xEPYC-9575F`` in v6.1)
+FOLDED = {"platform_id": platform_key}
+
+
+def _key(row: dict, keys: list[str], folded: set[str]) -> tuple:
+    """The held key of ``row``: its terms, those of the ``folded`` columns folded (:data:`FOLDED`).
+
+    >>> from pyoxigraph import Literal
+    >>> rows = [{"platform_id": Literal(t)} for t in ("8xMI355X_2xEPYC_9575F", "8xMI355X_2xEPYC-9575F")]
+    >>> len({_key(r, ["platform_id"], {"platform_id"}) for r in rows}), len({_key(r, ["platform_id"], set()) for r in rows})
+    (1, 2)
+    """
+    return tuple(FOLDED[k](row[k].value) if k in folded and row.get(k) is not None else row.get(k) for k in keys)
 
 
 def _decimal(number: Decimal) -> Literal:
