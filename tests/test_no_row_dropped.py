@@ -274,3 +274,51 @@ def test_a_pair_holds_an_mlperf_system_id_with_dashes_and_case_folded(full_copy,
     got = {(r["submitter"], re.sub(r"[-_]", "-", r["platform_id"]).casefold(), r["scenario"], r["tier"]) for r in rows}
     assert got == expected
     assert ("oracle", "8xmi355x-2xepyc-9575f", "offline", "99.9") in got
+
+
+# ---------------------------------------------------------------- the forms the analysts needed
+
+
+def test_tokens_per_sample_is_a_column(full_copy, claims):
+    rows = _csv(
+        "--where",
+        "round=6.1",
+        "--where",
+        "model=llama2-70b",
+        "--columns",
+        "claim,tokens_per_sample",
+        "--data",
+        str(full_copy),
+    )
+    stated = {r["claim"]: claims[r["claim"]].get("tokens_per_sample") for r in rows}
+    assert any(stated.values())
+    assert {r["claim"]: Decimal(r["tokens_per_sample"]) if r["tokens_per_sample"] else None for r in rows} == {
+        c: Decimal(str(v)) if v is not None else None for c, v in stated.items()
+    }
+
+
+def test_the_api_picks_a_pairs_columns_as_the_cli_does(full_copy, full_kg):
+    """``kg.results(pair=…, columns=['ratio', …])`` answers what ``--columns`` gives on the command line."""
+    args = dict(
+        where=["round=6.1", "measured_by=mlcommons"],
+        pair="scenario=offline,server",
+        columns=["submitter", "platform", "ratio"],
+    )
+    rows = full_kg.results(**args)
+    assert rows.columns == args["columns"]
+    cli_rows = _csv(
+        *[a for w in args["where"] for a in ("--where", w)],
+        "--pair",
+        args["pair"],
+        "--columns",
+        ",".join(args["columns"]),
+        "--data",
+        str(full_copy),
+    )
+    assert len(rows) > 10 and [(r["submitter"], r["platform"], Decimal(r["ratio"])) for r in cli_rows] == [
+        (r["submitter"], r["platform"], r["ratio"]) for r in rows
+    ]
+    grouped = full_kg.results(where=args["where"], group_by=["submitter"], columns=["count"])
+    assert grouped.columns == ["count"] and sum(r["count"] for r in grouped) == len(
+        full_kg.results(where=args["where"], columns=["claim"])
+    )

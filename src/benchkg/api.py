@@ -57,6 +57,7 @@ from benchkg.importers.draft import draft
 from benchkg.kernel.arguments import check_window, checked, sequence_of_text
 from benchkg.kernel.atomic import write_atomic
 from benchkg.kernel.errors import UsageError
+from benchkg.kernel.rows import Results
 from benchkg.kernel.transport import Timeouts, check_url
 from benchkg.kernel.version import __version__
 from benchkg.kernel.vocab import DEFAULT_BASE
@@ -110,6 +111,18 @@ def value(term):
         if kind in ("double", "float"):
             return float(term.value)
     return plain(term)
+
+
+def _picked(results: Results, columns: list[str]) -> Results:
+    """The answer ``results`` with only ``columns``, in that order.
+
+    :raises UsageError: for a column the answer has not (naming those it has).
+    """
+    missing = [c for c in columns if c not in results.vars]
+    if missing:
+        raise UsageError(f"columns: this answer has no column {missing[0]!r}; it has {', '.join(results.vars)}")
+    rows = [{c: row[c] for c in columns if c in row} for row in results.rows]
+    return Results(list(columns), rows, results.total, results.more, results.claim_rows, results.extra)
 
 
 class Rows(list):
@@ -442,10 +455,12 @@ class KnowledgeGraph:
         """
         check_window("results", limit)
         columns = list(sequence_of_text(columns, "columns", "results"))
-        shaped = pair or group_by or best_per or only_in or not_in or first_in
+        # as the CLI: ``columns`` picks the view's columns of a listing (best-per's too), and the answer's
+        # columns of a pair, a group or a difference (``ratio``, ``count``…)
+        shaped = pair or group_by or only_in or not_in or first_in
         request = Request(
             where=list(sequence_of_text(where, "where", "results")),
-            columns=columns or ([] if shaped else list(RESULT_COLUMNS)),
+            columns=[] if shaped else (columns or ([] if best_per else list(RESULT_COLUMNS))),
             pair=pair,
             hold=list(sequence_of_text(hold, "hold", "results")) if hold is not None else None,
             group_by=list(sequence_of_text(group_by, "group_by", "results")),
@@ -460,7 +475,8 @@ class KnowledgeGraph:
             compare=compare,
         )
         answer, _ = self.results_answer(request, limit=limit)
-        return Rows(answer.results, [c.text() for c in answer.caveats], answer.left_out, answer.notes())
+        results = _picked(answer.results, columns) if shaped and columns else answer.results
+        return Rows(results, [c.text() for c in answer.caveats], answer.left_out, answer.notes())
 
     def _record_id(self, kind: str, text: str, what: str | None = None) -> str:
         """The id of the record of ``kind`` that ``text`` names (any name or alias, any case); against
