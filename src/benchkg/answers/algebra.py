@@ -171,7 +171,11 @@ COLUMNS: dict[str, Column] = {
     "clock_state": Column("{c} bk:clockState {v}", "text", "", "power capped"),
     "input_length": Column("{c} bk:inputLength {v}", "num", "", "1024"),
     "tokens_per_sample": Column(
-        "{c} bk:tokensPerSample {v}", "num", "", "284.1", "tokens per sample as the result states it (samples/s × it = tokens/s)"
+        "{c} bk:tokensPerSample {v}",
+        "num",
+        "",
+        "284.1",
+        "tokens per sample as the result states it (samples/s × it = tokens/s)",
     ),
     "output_length": Column("{c} bk:outputLength {v}", "num", "", "1024"),
     "disaggregated": Column("{c} bk:disaggregated {v}", "bool", "", "false"),
