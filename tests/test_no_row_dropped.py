@@ -322,3 +322,29 @@ def test_the_api_picks_a_pairs_columns_as_the_cli_does(full_copy, full_kg):
     assert grouped.columns == ["count"] and sum(r["count"] for r in grouped) == len(
         full_kg.results(where=args["where"], columns=["claim"])
     )
+
+
+def test_a_share_within_each_group(full_copy, full_kg):
+    """What share of each submitter's results is inferred: one command."""
+    every = full_kg.results(where=["round=6.1"], columns=["claim", "submitter", "inferred"])
+    groups: dict[str, list[bool]] = {}
+    for r in every:
+        groups.setdefault(r["submitter"], []).append(r["inferred"] is True)
+    rows = _csv(
+        "--where", "round=6.1", "--group-by", "submitter", "--agg", "share:inferred=true", "--data", str(full_copy)
+    )
+    got = {r["submitter"]: (int(r["matching"]), int(r["count"]), Decimal(r["share"])) for r in rows}
+    assert {s: (m, n) for s, (m, n, _) in got.items()} == {s: (sum(v), len(v)) for s, v in groups.items()}
+    assert all(abs(share - Decimal(100 * m) / n) < Decimal("1e-12") for m, n, share in got.values())
+    assert 0 < sum(m for m, _, _ in got.values()) < len(every)
+
+
+def test_distinct_over_several_columns(full_copy, full_kg):
+    every = full_kg.results(where=["round=6.1"], columns=["claim", "submitter", "chip", "scenario"])
+    combos: dict[str, set] = {}
+    for r in every:
+        combos.setdefault(r["submitter"], set()).add((r["chip"], r["scenario"]))
+    rows = _csv(
+        "--where", "round=6.1", "--group-by", "submitter", "--agg", "distinct:chip,scenario", "--data", str(full_copy)
+    )
+    assert {r["submitter"]: int(r["distinct_chip_scenario"]) for r in rows} == {s: len(c) for s, c in combos.items()}

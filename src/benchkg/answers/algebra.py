@@ -721,6 +721,10 @@ def _compile_group(request, conditions, fresh, resolve, base):
         raise UsageError(
             f"--agg {request.agg}: one of {', '.join(AGGREGATES)} (sum, min, max, avg, median and distinct take :COLUMN, value by default)"
         )
+    if agg == "share" and of:  # the share of each group's results that meet a condition
+        return _compile_share_of(request, conditions, fresh, resolve, base, Condition.parse(of, "--agg share:"))
+    if agg == "distinct" and "," in of:  # how many distinct combinations of several columns
+        return _compile_distinct(request, conditions, fresh, resolve, base, [c.strip() for c in of.split(",")])
     of = of or ("value" if agg in ("sum", "min", "max", "avg", "median") else "claim")
     column = check_column(of, "--agg")
     if agg in ("sum", "avg", "median") and column.kind != "num":  # (an average of text printed an empty column)
@@ -757,6 +761,44 @@ def _compile_group(request, conditions, fresh, resolve, base):
     )
     text = f"SELECT {' '.join(f'?{k}' for k in keys)} {expr} WHERE {{\n  {body}\n}}\nGROUP BY {group}\n{order}"
     return (text, columns, (), ()), more
+
+
+def _compile_share_of(request, conditions, fresh, resolve, base, cond: Condition):
+    """``--agg share:COND``: per group, how many of its results meet ``cond`` (a ``--where`` condition),
+    how many it has, and the share (%) unrounded ("what share of each submitter's results is inferred",
+    issue 62); a result without the condition's column does not meet it."""
+    keys = list(request.group_by)
+    body = _view("?claim", keys, conditions, fresh, resolve, base)
+    test = _filters([cond], "?claim", fresh, resolve, base)[0]
+    if test.startswith("MINUS"):  # (a != is the results that have not the value: NOT EXISTS of its MINUS group)
+        hit = f"NOT EXISTS {{ {test[len('MINUS {') : -1].strip()} }}"
+    else:
+        hit = f"EXISTS {{ {test} }}"
+    body += f"\n  BIND (IF({hit}, ?claim, ?_never) AS ?_hit)"
+    group = " ".join(f"?{k}" for k in keys)
+    # (a decimal count: Virtuoso divides integers as integers)
+    expr = (
+        "(100 * xsd:decimal(COUNT(DISTINCT ?_hit)) / COUNT(DISTINCT ?claim) AS ?share) "
+        "(COUNT(DISTINCT ?_hit) AS ?matching) (COUNT(DISTINCT ?claim) AS ?count)"
+    )
+    order = "" if request.sort else f"ORDER BY DESC(?share) {group}\n"
+    text = f"SELECT {group} {expr} WHERE {{\n  {body}\n}}\nGROUP BY {group}\n{order}"
+    return (text, [*keys, "share", "matching", "count"], (), ()), [f"share with {cond.text} by {', '.join(keys)}"]
+
+
+def _compile_distinct(request, conditions, fresh, resolve, base, names: list[str]):
+    """``--agg distinct:A,B``: per group, how many distinct combinations of the columns ``names`` its
+    results have (a result without one of them is a combination with it "not stated")."""
+    for name in names:
+        check_column(name, "--agg distinct:")
+    keys = list(request.group_by)
+    body = _view("?claim", list(dict.fromkeys(keys + names)), conditions, fresh, resolve, base)
+    group = " ".join(f"?{k}" for k in keys)
+    out = "distinct_" + "_".join(names)
+    combined = ', "\\u001f", '.join(f'COALESCE(STR(?{n}), "")' for n in names)
+    order = "" if request.sort else f"ORDER BY DESC(?{out}) {group}\n"
+    text = f"SELECT {group} (COUNT(DISTINCT CONCAT({combined})) AS ?{out}) WHERE {{\n  {body}\n}}\nGROUP BY {group}\n{order}"
+    return (text, [*keys, out], (), ()), [f"distinct {', '.join(names)} by {', '.join(keys)}"]
 
 
 def _compile_median(request, conditions, fresh, resolve, base, of, keys, more, agg="median"):
