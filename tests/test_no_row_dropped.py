@@ -348,3 +348,50 @@ def test_distinct_over_several_columns(full_copy, full_kg):
         "--where", "round=6.1", "--group-by", "submitter", "--agg", "distinct:chip,scenario", "--data", str(full_copy)
     )
     assert {r["submitter"]: int(r["distinct_chip_scenario"]) for r in rows} == {s: len(c) for s, c in combos.items()}
+
+
+# ---------------------------------------------------------------- one meaning for "tier 99"
+
+
+def _leaderboard_claims(full_copy, *params: str) -> set[str]:
+    args = [a for p in params for a in ("--param", p)]
+    done = cli(
+        "query", "leaderboard", *args, "--columns", "claim", "--format", "csv", "--limit", "0", "--data", str(full_copy)
+    )
+    assert done.exit_code == 0, done.output
+    return {r["claim"] for r in csv.DictReader(io.StringIO(done.stdout))}
+
+
+@pytest.mark.parametrize("model,tier", [("gpt-oss-120b", "99"), ("llama2-70b", "99.9")])
+def test_a_tier_named_selects_the_results_that_state_it_in_query_and_results(full_copy, claims, model, tier):
+    """``--param accuracy=99`` and ``--where tier=99`` mean one thing: the results that state the tier (a
+    model without tiers passed a named tier in the saved query, 55 rows of gpt-oss-120b)."""
+    params = [f"model={model}", "suite=mlperf-inference-v6.1", "scenario=offline", f"accuracy={tier}"]
+    named = _leaderboard_claims(full_copy, *params)
+    stated = {
+        cid for cid, c in claims.items() if str(c.get("accuracy_target", "")) == tier and c.get("model_id") == model
+    }
+    assert named <= stated
+    where = _csv(
+        "--where",
+        f"model={model}",
+        "--where",
+        "round=6.1",
+        "--where",
+        "scenario=offline",
+        "--where",
+        f"tier={tier}",
+        "--where",
+        "division=closed",
+        "--where",
+        "system_type=datacenter",
+        "--columns",
+        "claim",
+        "--data",
+        str(full_copy),
+    )
+    assert named == {r["claim"] for r in where}
+    if model == "llama2-70b":
+        assert named  # a tiered model's results of the tier are there
+    else:  # the default tier applies to the models that have tiers only: one without passes it
+        assert not named and _leaderboard_claims(full_copy, *params[:3])

@@ -164,6 +164,16 @@ def _accelerators(
     return accelerator_family(select, (terms.get("accelerator") or "")[1:-1], merge)
 
 
+def named(values: dict[str, str]) -> frozenset[str]:
+    """The slices ``values`` gives a value of its own (not ``any``): a tier the user names is asked of the
+    results strictly (:func:`benchkg.answers.slices.expand`).
+
+    >>> sorted(named({"accuracy": "99", "division": "any"}))
+    ['accuracy']
+    """
+    return frozenset(n for n, v in values.items() if v != ANY and v is not None)
+
+
 def settle(
     query: SavedQuery,
     values: dict[str, str],
@@ -184,7 +194,7 @@ def settle(
     rows = select(
         "SELECT ?u (COUNT(DISTINCT ?c) AS ?n) WHERE { ?c <https://w3id.org/benchkg/ontology#result>/"
         "<http://qudt.org/schema/qudt/hasUnit> ?u . "
-        + apply_slices("# slice ?c", slice_terms, _accelerators(query, terms, select))
+        + apply_slices("# slice ?c", slice_terms, _accelerators(query, terms, select), named(values))
         + " } GROUP BY ?u"
     )
     counted = sorted((-int(r["n"]), UNIT_NAMES[r["u"]]) for r in rows if r.get("u") in UNIT_NAMES)
@@ -208,7 +218,9 @@ def bound_text(
         terms[name] = term_for(query.params[name], value, base)
     text = query.text
     if query.slices:
-        text = apply_slices(text, {name: terms[name] for name in query.slices}, _accelerators(query, terms, select))
+        text = apply_slices(
+            text, {name: terms[name] for name in query.slices}, _accelerators(query, terms, select), named(values)
+        )
     return bind(text, terms)
 
 

@@ -96,10 +96,18 @@ def _p(local: str) -> str:
     return f"{_BK}{local}>"
 
 
-def expand(var: str, terms: dict[str, str | None], accelerators: list[str] | None = None) -> str:
+def expand(
+    var: str, terms: dict[str, str | None], accelerators: list[str] | None = None, named: frozenset[str] = frozenset()
+) -> str:
     """The SPARQL patterns of the set slice parameters for claim variable ``?var``. ``terms`` maps a
     slice name to its bound RDF term (N-Triples) or None (unset); ``accelerators`` are the IRIs the
-    ``accelerator`` slice matches (see :func:`accelerator_family`).
+    ``accelerator`` slice matches (see :func:`accelerator_family`); ``named`` the slices the user gave a
+    value (not a default): a tier named selects the results that state it, as ``--where tier=`` does,
+    where the default tier applies only to the models that have tiers (issue 62).
+
+    >>> expand("c", {"accuracy": '"99"'}, named=frozenset({"accuracy"}))
+    '?c <https://w3id.org/benchkg/ontology#tier> "99" .'
+
 
     >>> expand("c", {"model": "<m>", "division": "<d>", "scenario": None})
     '?c <https://w3id.org/benchkg/ontology#model> <m> . FILTER NOT EXISTS { ?c <https://w3id.org/benchkg/ontology#division> ?_division_c FILTER (?_division_c != <d>) }'
@@ -139,7 +147,9 @@ def expand(var: str, terms: dict[str, str | None], accelerators: list[str] | Non
     # derived one (benchkg.graph.facts): "not stated" where claims of the model state one, so such a
     # claim is left out (and counted under "Left out") instead of passing every tier
     for name, pred in (("accuracy", "tier"), ("division", "division")):
-        if name in t:
+        if name == "accuracy" and name in t and name in named:
+            out.append(f"{v} {_p(pred)} {t[name]} .")
+        elif name in t:
             w = f"?_{name}_{var}"
             out.append(f"FILTER NOT EXISTS {{ {v} {_p(pred)} {w} FILTER ({w} != {t[name]}) }}")
     if "system_type" in t:
@@ -179,13 +189,18 @@ def accelerator_family(select: Callable[[str], list[dict]], accelerator: str, me
     return sorted(members | made)
 
 
-def apply(text: str, terms: dict[str, str | None], accelerators: list[str] | None = None) -> str:
-    """``text`` with every ``# slice ?var`` marker replaced by :func:`expand` for that variable.
+def apply(
+    text: str, terms: dict[str, str | None], accelerators: list[str] | None = None, named: frozenset[str] = frozenset()
+) -> str:
+    """``text`` with every ``# slice ?var`` marker replaced by :func:`expand` for that variable (``named``:
+    the slices given a value, not a default).
 
     >>> apply("SELECT * { ?c ?p ?o .\\n  # slice ?c\\n}", {"model": "<m>"})
     'SELECT * { ?c ?p ?o .\\n  ?c <https://w3id.org/benchkg/ontology#model> <m> .\\n}'
     """
     return MARKER.sub(
-        lambda m: m.group(0)[: len(m.group(0)) - len(m.group(0).lstrip())] + expand(m.group(1), terms, accelerators),
+        lambda m: (
+            m.group(0)[: len(m.group(0)) - len(m.group(0).lstrip())] + expand(m.group(1), terms, accelerators, named)
+        ),
         text,
     )
