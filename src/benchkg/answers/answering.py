@@ -50,7 +50,7 @@ class Answer:
 
         >>> from benchkg.answers.queries import find_query
         >>> Answer(find_query("leaderboard"), None, [], "", [], {"scenario": "offline"}).title
-        'leaderboard: scenario=offline · defaults: model=llama2-70b, division=closed, accuracy=99, system_type=datacenter, unit=auto, sort=per_accelerator'
+        'leaderboard: scenario=offline · defaults: model=llama2-70b, division=closed, accuracy=99 (tiered models), system_type=datacenter, unit=auto, sort=per_accelerator'
         """
 
         if self.heading:
@@ -58,7 +58,7 @@ class Answer:
         given = [f"{k}={v}" for k, v in self.params.items() if v != ANY]
         lifted = [f"{k}=any" for k, v in self.params.items() if v == ANY]
         defaults = [
-            f"{n}={self.settled[n]} (auto)" if n in self.settled else f"{n}={p.default}"
+            f"{n}={self.settled[n]} (auto)" if n in self.settled else f"{n}={p.default}" + _DEFAULT_SAYS.get(n, "")
             for n, p in self.saved.params.items()
             if p.default is not None and n not in self.params
         ]
@@ -66,6 +66,11 @@ class Answer:
         if defaults:
             parts.append("defaults: " + ", ".join(defaults))
         return f"{self.saved.name}: " + " · ".join(parts)
+
+
+#: what a default of a slice says in the title beside its value: the default tier holds only for the models
+#: that have tiers (a tier named holds for every result: benchkg.answers.slices.expand)
+_DEFAULT_SAYS = {"accuracy": " (tiered models)"}
 
 
 def assemble(
