@@ -35,6 +35,40 @@ def test_no_number_in_a_default_table_is_cut(graph_data, name, width):
     """Every number of every shown column stands whole in its row (12,934.56 may read 12,935 once a
     column must shrink; never 12,9…), and no line of the table is wider than the terminal."""
     text, rows = table_and_rows(graph_data, name, NEEDS.get(name, {}), width)
+    lines = text.splitlines()
+    rule = next(i for i, line in enumerate(lines) if line.startswith("─"))
+    body = lines[rule + 1 : rule + 1 + len(rows)]
+    assert all(len(line) <= width for line in lines[1 : rule + 1 + len(rows)]), "the table fits the terminal"
+    hidden = re.search(r"\(columns not shown here: ([^;]+);", " ".join(lines).replace("\n", " "))
+    hidden = {c.strip() for c in hidden.group(1).split(",")} if hidden else set()
+    checked = 0
+    for row, line in zip(rows, body):
+        tokens = set(line.split())
+        for column, value in row.items():
+            if column in hidden or isinstance(value, bool) or not isinstance(value, (int, Decimal)):
+                continue
+            whole = format_number(str(value))
+            if column == "ratio" or column.endswith("_ratio"):  # a ratio reads to three decimals, on purpose
+                whole = f"{Decimal(value):.3f}"
+            assert {whole, _round_cell(whole)} & tokens, f"{column}={value} is not whole in: {line}"
+            checked += 1
+    assert checked or not any(
+        isinstance(v, (int, Decimal)) and not isinstance(v, bool) for row in rows for v in row.values()
+    ), "numbers were checked"
+
+
+def test_a_table_opens_with_a_title_naming_the_slice_and_the_defaults(graph_data):
+    text = cli(
+        "query",
+        "leaderboard",
+        "--param",
+        "scenario=offline",
+        "--param",
+        "suite=fx-mlperf-inference-v6.0",
+        "--data",
+        graph_data,
+        env={"COLUMNS": "200"},
+    ).stdout
     title = " ".join(line.strip() for line in text.splitlines()[:2])  # (the title folds at 200 columns)
     assert title.startswith(
         "leaderboard: scenario=offline suite=fx-mlperf-inference-v6.0 · defaults: "
