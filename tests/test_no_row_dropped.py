@@ -395,3 +395,36 @@ def test_a_tier_named_selects_the_results_that_state_it_in_query_and_results(ful
         assert named  # a tiered model's results of the tier are there
     else:  # the default tier applies to the models that have tiers only: one without passes it
         assert not named and _leaderboard_claims(full_copy, *params[:3])
+
+
+# ---------------------------------------------------------------- every row accounted for (the acceptance's property)
+
+SLICES = [
+    ["round=6.1"],
+    ["round=6.0", "division=closed"],
+    ["model=llama2-70b"],
+    ["submitter=nvidia"],
+    ["accelerator_kind=none"],
+    ["unit=ms"],
+]
+KEYS = ["model", "tier", "scenario"]
+
+
+@pytest.mark.parametrize("where", SLICES, ids=lambda w: ",".join(w))
+def test_every_row_of_the_slice_is_answered_grouped_or_counted(full_kg, where):
+    """Group-by: the groups (an empty key one of them) hold every row the --where matches. Best-per: each
+    row's group is answered, or the row is counted under "Left out" with the fact it lacks."""
+    table = full_kg.results(where=where, columns=["claim", *KEYS, "unit", "per_accelerator"])
+    assert table
+    grouped = full_kg.results(where=where, group_by=KEYS)
+    assert sum(r["count"] for r in grouped) == len(table)
+    best = full_kg.results(where=where, best_per=KEYS, columns=["claim", *KEYS, "unit"])
+    answered = {tuple(r[k] for k in [*KEYS, "unit"]) for r in best}
+    scoreless = [r for r in table if r["per_accelerator"] is None and r["unit"] not in LOWER_IS_BETTER]
+    assert {tuple(r[k] for k in [*KEYS, "unit"]) for r in table if r not in scoreless} == answered
+    if scoreless:
+        out, of, named = _left_out(best.left_out, "per_accelerator")
+        assert (out, of) == (len(scoreless), len(table))
+    else:
+        assert "Left out for want of" not in best.left_out
+    assert len(best) + len(scoreless) <= len(table)
