@@ -428,3 +428,27 @@ def test_every_row_of_the_slice_is_answered_grouped_or_counted(full_kg, where):
     else:
         assert "Left out for want of" not in best.left_out
     assert len(best) + len(scoreless) <= len(table)
+
+
+# ---------------------------------------------------------------- the new forms run as a .rq, unchanged
+
+FORMS = [
+    ["--where", "round=6.1", "--best-per", "model,tier,scenario", "--columns", "claim,model,tier,scenario,unit"],
+    ["--where", "round=6.1", "--best-per", "model,scenario", "--compare", "value", "--columns", "claim,model,value"],
+    ["--where", "model=wan-2.2-t2v-a14b", "--pair", "round=6.0,6.1", "--hold", "submitter,platform_id"],
+    ["--where", "round=6.1", "--group-by", "unit", "--agg", "avg:per_accelerator"],
+    ["--where", "round=6.1", "--group-by", "submitter", "--agg", "share:inferred=true"],
+    ["--where", "round=6.1", "--group-by", "submitter", "--agg", "distinct:chip,scenario"],
+]
+
+
+@pytest.mark.parametrize("form", FORMS, ids=lambda f: " ".join(f[2:4]))
+def test_each_new_form_explained_runs_as_a_saved_query_to_the_same_rows(full_copy, tmp_path, form):
+    """``--explain`` writes a .rq that ``benchkg query FILE.rq`` runs unchanged, to the same rows."""
+    text = cli("results", *form, "--explain", "--data", str(full_copy))
+    assert text.exit_code == 0, text.output
+    (tmp_path / "form.rq").write_text(text.stdout)
+    ran = cli("query", str(tmp_path / "form.rq"), "--format", "csv", "--limit", "0", "--data", str(full_copy))
+    assert ran.exit_code == 0, ran.output
+    direct = cli("results", *form, "--format", "csv", "--limit", "0", "--data", str(full_copy))
+    assert ran.stdout == direct.stdout and len(ran.stdout.splitlines()) > 1
