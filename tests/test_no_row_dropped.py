@@ -100,9 +100,12 @@ def test_per_accelerator_keeps_its_precision_in_a_data_format(full_copy, claims)
     assert checked > 100
 
 
-def test_a_cpu_only_result_has_no_per_accelerator_value(full_copy, claims, chips):
-    """Its count is of sockets: ranked per accelerator, a socket was an accelerator."""
-    rows = _csv("--where", "accelerator_kind=none", "--columns", "claim,per_accelerator", "--data", str(full_copy))
+def test_a_cpu_only_result_has_no_per_accelerator_value_but_a_per_socket_one(full_copy, claims, chips):
+    """Its count is of sockets: ranked per accelerator, a socket was an accelerator; its value per socket
+    is a column of its own."""
+    rows = _csv(
+        "--where", "accelerator_kind=none", "--columns", "claim,per_accelerator,per_socket", "--data", str(full_copy)
+    )  # fmt: skip
     cpu_only = {
         cid
         for cid, c in claims.items()
@@ -110,6 +113,17 @@ def test_a_cpu_only_result_has_no_per_accelerator_value(full_copy, claims, chips
     }
     assert rows and {r["claim"] for r in rows} <= cpu_only
     assert [r["claim"] for r in rows if r["per_accelerator"]] == []
+    aggregate = [
+        r
+        for r in rows
+        if claims[r["claim"]].get("scope") == "aggregate"
+        and claims[r["claim"]].get("metric", "throughput") == "throughput"
+    ]
+    assert aggregate and all(
+        Decimal(r["per_socket"])
+        == Context(prec=17).divide(Decimal(str(claims[r["claim"]]["value"])), claims[r["claim"]]["accelerator_count"])
+        for r in aggregate
+    )
 
 
 # ---------------------------------------------------------------- --best-per keeps every group, counts the rest

@@ -157,7 +157,14 @@ COLUMNS: dict[str, Column] = {
         "num",
         "",
         "12647.5189",
-        "stated, or derived (value ÷ accelerator_count); none for a latency or a mixed system",
+        "stated, or derived (value ÷ accelerator_count); none for a latency, a mixed system or a CPU-only one",
+    ),
+    "per_socket": Column(
+        "{c} bk:perSocketValue {v}",
+        "num",
+        "",
+        "12286.85",
+        "a CPU-only result's value per socket (its count is of sockets)",
     ),
     "memory_per_accelerator": Column(
         _BASE_CHIP.replace("AS {v})", "AS {t}z) {t}z bk:memoryGB {v}"),

@@ -10,6 +10,7 @@ saved query, shape and verb reads one meaning of each (docs/architecture.md, "on
   stated, an aggregate one divided by the count (``bk:derivedValue``, unquantised); none for a latency, a
   power, a per-user or per-node value, a mixed system (it belongs to no one chip) or a CPU-only result
   (its count is of sockets).
+- ``bk:perSocketValue``: a CPU-only result's value per socket, by the same rule (its count is of sockets).
 - ``bk:tier``: the accuracy tier as stated; ``"not stated"`` when the claim states none but other
   claims of its model do (a tier filter then leaves it out, and says so); nothing for a model no
   claim states a tier for.
@@ -55,6 +56,7 @@ STATED_MEMORY = NamedNode(BK + "statedMemoryGB")
 KIND = NamedNode(BK + "acceleratorKindRanOn")  # (bk:acceleratorKind is the chip record's own: a concept)
 FRAMEWORK_FAMILY = NamedNode(BK + "frameworkFamily")
 CHIP_SPELLING = NamedNode(BK + "chipSpelling")
+PER_SOCKET_VALUE = NamedNode(BK + "perSocketValue")
 FACT_PREDICATES = (
     RAN_ON,
     AS_NAMED,
@@ -66,6 +68,7 @@ FACT_PREDICATES = (
     KIND,
     FRAMEWORK_FAMILY,
     CHIP_SPELLING,
+    PER_SOCKET_VALUE,
 )
 NOT_STATED = "not stated"
 _LOWER_UNITS = {UNITS[u] for u in LOWER_IS_BETTER if u in UNITS}
@@ -221,6 +224,9 @@ def _claim_facts(claim: NamedNode, row: dict[str, Any], graph: NamedNode, base: 
     per_accelerator = _per_accelerator(row, len(chips))
     if per_accelerator is not None:
         quads.append(Quad(claim, PER_ACCELERATOR_VALUE, per_accelerator, graph))
+    per_socket = _per_accelerator(row, len(chips), cpu=True) if row["kinds"] == {"cpu"} else None
+    if per_socket is not None:  # (a CPU-only result's count is of sockets: its value per socket, named so)
+        quads.append(Quad(claim, PER_SOCKET_VALUE, per_socket, graph))
     if "tier" in row:
         quads.append(Quad(claim, TIER, Literal(row["tier"].value), graph))
     elif row.get("model") is not None and row["model"].value in tiered:
@@ -274,11 +280,11 @@ def stated_memory_gb(text: str) -> str | None:
     return format(gb.normalize(), "f")
 
 
-def _per_accelerator(row: dict[str, Any], chips: int) -> Literal | None:
+def _per_accelerator(row: dict[str, Any], chips: int, cpu: bool = False) -> Literal | None:
     """A claim's per-accelerator value: one chip, a throughput, stated per accelerator or derived; none for
     a CPU-only result (its count is of sockets, not accelerators: ranked beside accelerators, a socket
-    was one; issue 62)."""
-    if chips != 1 or row.get("metric") != NamedNode(BK + "metric-throughput") or row["kinds"] == {"cpu"}:
+    was one; issue 62). With ``cpu``, that value of a CPU-only result: its value per socket."""
+    if chips != 1 or row.get("metric") != NamedNode(BK + "metric-throughput") or (row["kinds"] == {"cpu"}) != cpu:
         return None
     found = row["v"] if row.get("scope") == NamedNode(BK + "scope-per-accelerator") else row.get("derived")
     return found if isinstance(found, Literal) else None
