@@ -36,7 +36,7 @@ def page(shape: str, size: int) -> str:
 
 
 def main() -> None:
-    from benchkg.importers.draft import draft
+    from benchkg.draft import draft
     from benchkg.records.names import names_of
 
     parser = argparse.ArgumentParser(description=__doc__)

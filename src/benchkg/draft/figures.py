@@ -1,0 +1,333 @@
+"""The numbers of a text with a unit (throughput, latency, count), each in its sentence with its own
+words, and the readers of words around them (clauses, counts in words)."""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+from benchkg.draft.page import _short, sentences
+from benchkg.kernel.numbers import NUMBER_WORDS, Mention, mentions
+
+#: a unit right after a number (words between allowed), and what it makes the number
+UNITS = [
+    (
+        re.compile(
+            r"^\s*(?:output\s+|input\s+|total\s+|generated\s+)?(?:tokens?|tok)\s*(?:/|per)\s*(?:s|sec|second)\b"
+            r"|^\s*(?:output\s+|total\s+)?tokens?/s\b|^\s*tps\b",
+            re.I,
+        ),
+        ("throughput", "tokens/s"),
+    ),
+    (
+        re.compile(r"^\s*(?:queries|requests)\s*(?:/|per)\s*(?:s|sec|second)\b|^\s*qps\b", re.I),
+        ("throughput", "queries/s"),
+    ),
+    (
+        re.compile(r"^\s*(?:samples?|images?|inferences?|frames?)\s*(?:/|per)\s*(?:s|sec|second)\b", re.I),
+        ("throughput", "samples/s"),
+    ),
+    (re.compile(r"^\s*(?:ms|milliseconds?)\b", re.I), ("latency", "ms")),
+    (
+        re.compile(
+            r"^\s*(?:(?!(?:nodes?|servers?|and|or)\b)[A-Za-z][\w.-]*\s+){0,3}(?:\d+\s+)?(?:gpus|accelerators|chips|units|cards)\b|"
+            r"^-gpu\b|"
+            r"^\s*in\s+(?:all|total)\b",
+            re.I,
+        ),
+        ("count", "accelerators"),
+    ),
+    (re.compile(r"^\s*(?:compute\s+)?(?:nodes|trays|servers)\b|^-node\b", re.I), ("count", "nodes")),
+    (re.compile(r"^\s*(?:concurrent\s+(?:requests|users|streams)|concurrency)\b", re.I), ("count", "concurrency")),
+]
+
+
+#: what makes a number something else: a price, a percentage, a year, a size of a model or of memory
+NOT_A_FIGURE = re.compile(
+    r"^\s*(?:%|percent|per\s*cent|x\b|×|times\b|[kmgt]b\b|gb/s|tb/s|gbps|tbps|b\b|bn\b|"
+    r"billion[- ]parameter|parameters?\b|w\b|watts?\b|kw\b|nanoseconds?|ns\b|\$|usd|dollars?)",
+    re.I,
+)
+
+
+_SCENARIOS = [
+    ("interactive", r"\binteractive\b"),
+    ("single-stream", r"\bsingle-?stream\b"),
+    ("multi-stream", r"\bmulti-?stream\b"),
+    (
+        "server",
+        r"\bserver\b(?!\s+(?:throughput|harness))|\bserving\b(?!\s+(?:software|stacks?|engines?|frameworks?|systems?|"
+        r"platforms?|runtimes?|layers?|infrastructure|capabilit))",
+    ),
+    ("offline", r"\boffline\b"),
+    ("endpoints", r"\bendpoints\b"),
+]
+
+
+#: "each GPU … delivered 16,500": the number is what one accelerator did
+_EACH_ACCELERATOR = re.compile(
+    r"\b(?:each|every)\s+(?:[\w-]+\s+)?(?:gpu|accelerator|chip)\b[^.;]{0,80}?\b(?:delivered|achieved|reached|"
+    r"served|processed|generated|produced|ran at|hit|posted|scored|sustained|averaged)\s+(?:[\w-]+\s+){0,3}$",
+    re.I,
+)
+
+
+#: what says a number was not reached: "did not reach 3M", "fell short of", "short of"
+_NOT_REACHED = re.compile(
+    r"\b(?:did\s+not|didn't|does\s+not|doesn't|failed\s+to|could\s+not|couldn't)\s+(?:reach|hit|exceed|break|"
+    r"top|pass|achieve|surpass)\s+(?:the\s+)?$|\b(?:fell|falls|fall)\s+(?:just\s+)?short\s+of\s+$|\bshy\s+of\s+$",
+    re.I,
+)
+
+
+#: what says a number is a mark passed, not a result: "over 1 million", "more than", "passed", "topped"
+_BOUND = re.compile(
+    r"\b(?:over|more\s+than|above|beyond|in\s+excess\s+of|exceed(?:ed|ing|s)?|surpass(?:ed|ing|es)?|pass(?:ed|ing|es)?|"
+    r"tops|top(?:ped|ping)|cross(?:ed|ing|es)|breaks?|breaking|broke|at\s+least|at\s+most|no\s+(?:more|less|fewer)\s+than|"
+    r"(?:threshold|barrier|mark|milestone|minimum|maximum|target)\s+of)\s+(?:the\s+|just\s+)?$",
+    re.I,
+)
+
+
+#: the word before a number that makes the number part of a product's name ("Cloud AI 100 accelerators")
+_IN_A_NAME = re.compile(r"(?<![\w-])(?:[A-Z]{2,}|[A-Z][a-z]+[A-Z]\w*)\s+$")
+
+
+#: a number in a condition or an example: "If an R7515 outputs 23,290 samples per second, …"
+_SUPPOSED = re.compile(r"(?:^|[.;:]\s+)(?:if|suppose|assuming|imagine|say)\b[^.;:]*$", re.I)
+
+
+#: a sentence that states the benchmark's latency bounds, not a result ("sets 6 seconds for time to first
+#: token", "a 450 ms time to first token and a 40 ms time per output token")
+_REQUIRED = re.compile(
+    r"\b(?:sets?|requires?|demands?|constraints?|thresholds?|targets?|bounds?|limits?|requirements?)\b[^.]{0,120}"
+    r"\b(?:time to first token|time per output token|ttft|tpot)\b|"
+    r"\b\d+\s*ms\s+(?:time to first token|time per output token|ttft|tpot)\b",
+    re.I,
+)
+
+
+#: a row of a table that gives a statistic of the parts ("Highest single-node throughput"), not a result
+_PART_STATISTIC = re.compile(
+    r"\b(?:highest|lowest|maximum|minimum|max|min|mean|average|median)\s+(?:single|per)[- ](?:node|gpu|vm)\b", re.I
+)
+
+
+@functools.lru_cache(maxsize=256)
+def _per_user(sentence: str) -> bool:
+    return bool(re.search(r"per[\s-]+user|/\s?user\b", sentence, re.I))
+
+
+@dataclass
+class Figure:
+    """A number the text states with a unit, in its sentence."""
+
+    mention: Mention
+    kind: str  # throughput, latency, count
+    unit: str  # tokens/s, queries/s, samples/s, ms; accelerators, nodes, concurrency
+    sentence: str
+    own: tuple[int, int] = (0, 0)  # its own words: from the break after the figure before it to the next
+
+    @property
+    def own_text(self) -> str:
+        """The words that are this figure's alone ("5,103 tokens/sec (Server) on a single H100 GPU" of
+        "5,777 tokens/sec (Offline) and 5,103 tokens/sec (Server) on a single H100 GPU")."""
+        return self.sentence[self.own[0] : self.own[1]] if self.own[1] else _clause_text(self)
+
+    @property
+    def scope(self) -> str:
+        if self.kind != "throughput":
+            return ""
+        if self.mention.per_accelerator or _EACH_ACCELERATOR.search(self.sentence[: self.mention.start]):
+            return "per-accelerator"
+        return "per-user" if _per_user(self.sentence) else "aggregate"
+
+    def describe(self) -> str:
+        value = f"{self.mention.value:,}"
+        what = {"accelerators": "accelerators", "nodes": "nodes", "concurrency": "concurrent requests"}.get(
+            self.unit, self.unit
+        )
+        scope = f" {self.scope}" if self.scope and self.scope != "aggregate" else ""
+        return f"{value} {what}{scope}"
+
+
+def figures(text: str, left: list[str] | None = None) -> list[Figure]:
+    """Every number in ``text`` with a throughput, latency or count unit after it, in order; a throughput
+    that is no claim's number (:func:`_not_a_result`) is said in ``left``, as draft says it on stderr."""
+    out = []
+    for offset, sentence in sentences(text):
+        for m in mentions(sentence):
+            # what follows a number is read near it (a slice to the sentence's end was quadratic)
+            after = sentence[m.end : m.end + 200]
+            before = sentence[max(0, m.start - 12) : m.start]
+            why = _not_a_result(sentence, m)
+            if why and left is not None and any(p.search(after[:80]) for p, what in UNITS if what[0] == "throughput"):
+                left.append(f"{_as_written(m)}: {why} (no claim drafted): {_short(sentence, 100)!r}")
+            if (
+                why
+                or NOT_A_FIGURE.match(after)
+                or re.search(r"[$€£]\s*$|\bUSD\s*$|\bv$|\bversion\s*$", before, re.I)
+                or m.multiplier in ("b", "bn", "billion")
+                or _NOT_REACHED.search(sentence[max(0, m.start - 40) : m.start])  # a mark not reached
+            ):
+                continue
+            unit = next((what for pattern, what in UNITS if pattern.search(after[:80])), None)
+            if unit is None or unit[0] == "count" and _IN_A_NAME.search(sentence[: m.start]):
+                continue
+            out.append(Figure(m, unit[0], unit[1], sentence))
+    _own_words(out)
+    return out
+
+
+def _not_a_result(sentence: str, m: Mention) -> str:
+    """Why a number is no claim's number, or "": a range over several results ("100,000 to 110,000"), a
+    mark passed ("over 1 million"), a statistic of a run's parts ("Highest single-node throughput:
+    62,803.9"), a condition ("If an R7515 outputs 23,290 …"), the benchmark's latency bounds."""
+    return (
+        "a range, not one result" if m.range_low is not None and not _counted(sentence, m)
+        else "a mark passed, not a result" if _BOUND.search(_before_digits(sentence, m))
+        else "a statistic of the run's parts" if _PART_STATISTIC.search(sentence[: m.start])
+        else "a condition or an example, not a result" if _SUPPOSED.search(sentence[: m.start])
+        else "a latency bound of the benchmark, not a result" if _REQUIRED.search(sentence)
+        else ""
+    )  # fmt: skip
+
+
+def _as_written(m: Mention) -> str:
+    """A number as a note writes it: "1,200,000 to 1,400,000" for a range."""
+    return f"{m.range_low:,} to {m.value:,}" if m.range_low is not None else f"{m.value:,}"
+
+
+#: where one figure's words end and the next one's begin: a comma, "and", a semicolon, "while"
+_BETWEEN = re.compile(r",\s+(?:and\s+)?|\s+and\s+|;\s+|\s+while\s+|\s+whereas\s+", re.I)
+
+
+def _before_digits(sentence: str, m: Mention) -> str:
+    """The words before a number's digits, its own leading words included ("reached over" of "reached
+    over 1 million")."""
+    lead = re.match(r"[^\d]*", sentence[m.start : m.end])
+    return sentence[max(0, m.start - 40) : m.start] + (lead.group() if lead else "")
+
+
+def _counted(sentence: str, m: Mention) -> bool:
+    """Whether a range is a count ("11-12 nodes" is read, and left open, by the count readers)."""
+    return bool(
+        re.match(r"\s*(?:[\w.-]+\s+){0,3}(?:gpus|accelerators|chips|nodes)\b", sentence[m.end : m.end + 60], re.I)
+    )
+
+
+def _own_words(found: list[Figure]) -> None:
+    """Each throughput figure's own words: its clause cut at the last break before the next throughput
+    figure of the clause, and after the last break before it (the words before the clause's first
+    figure, "On Llama 2 70B, eleven nodes … reached", are its own and its clause's)."""
+    by_clause: dict[tuple[str, int], list[Figure]] = {}
+    for f in found:
+        if f.kind == "throughput":
+            by_clause.setdefault(_clause(f), []).append(f)
+    for clause, fs in by_clause.items():
+        _, start, end = _clause_span(fs[0])
+        cuts = [start]
+        for a, b in zip(fs, fs[1:]):
+            gap = [m.end() for m in _BETWEEN.finditer(a.sentence, a.mention.end, b.mention.start)]
+            cuts.append(gap[-1] if gap else b.mention.start)
+        cuts.append(end)
+        for n, f in enumerate(fs):
+            f.own = (cuts[n], cuts[n + 1])
+
+
+def _number(value: Decimal):
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+_CLAUSE_BREAK = re.compile(r",\s+(?:and|while|whereas|but)\s+|;\s+|\s+(?:while|whereas)\s+", re.I)
+
+
+def _clause(f: Figure) -> tuple[str, int]:
+    """The clause of a figure's sentence that holds it: (sentence, the clause's start)."""
+    starts, ends = _breaks(f.sentence)
+    i = bisect.bisect_right(starts, f.mention.start)  # the breaks that start before the figure, or at it
+    return f.sentence, ends[i - 1] if i else 0
+
+
+def _clause_span(f: Figure) -> tuple[str, int, int]:
+    """(sentence, start, end) of the clause of a figure's sentence that holds it."""
+    sentence, start = _clause(f)
+    starts, _ends = _breaks(sentence)
+    after = bisect.bisect_right(starts, f.mention.start)  # the first break past the figure ends its clause
+    return sentence, start, starts[after] if after < len(starts) else len(sentence)
+
+
+def _clause_text(f: Figure) -> str:
+    sentence, start, end = _clause_span(f)
+    return sentence[start:end]
+
+
+@functools.lru_cache(maxsize=256)
+def _breaks(sentence: str) -> tuple[list[int], list[int]]:
+    """Where the clause breaks of a sentence start and end, found once per sentence (a page of figures
+    on one line is one sentence, read for each of them)."""
+    found = list(_CLAUSE_BREAK.finditer(sentence))
+    return [m.start() for m in found], [m.end() for m in found]
+
+
+@functools.lru_cache(maxsize=1024)
+def _states_context(sentence: str, start: int, end: int) -> bool:
+    """:func:`_own_context` of the clause ``sentence[start:end]``, read once however many figures it holds."""
+    clause = sentence[start:end]
+    return bool(
+        re.search(r"\d[\d,]*\s+(?:[\w-]+\s+){0,3}(?:gpus|accelerators|chips|nodes)\b", clause, re.I)
+        or any(re.search(pattern, clause, re.I) for _, pattern in _SCENARIOS)
+        or _INSTANCES.search(clause)
+    )
+
+
+#: number words a release writes counts in
+_NUMBER = (
+    r"(?P<n>a\s+single|an?|one|single|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|eighteen|\d+)"
+)
+
+
+#: "a single instance", "eight instances", "two nodes": a count of nodes (servers) in words
+#: (the word between is a word, not "70B": "Llama 2 70B Server" is a model and a scenario)
+_INSTANCES = re.compile(
+    rf"(?<![\w.,\-–]){_NUMBER}\s+(?:[A-Za-z][\w.-]*\s+){{0,3}}(?:instances?|nodes?|servers?|compute trays?|virtual machines|VMs)\b",
+    re.I,
+)
+
+
+#: "four nodes, each with 8 GPUs": the accelerators are the product
+_EACH_WITH = re.compile(
+    rf"(?<![\w.,\-–]){_NUMBER}\s+(?:[A-Za-z-]+\s+)?(?:instances|nodes|servers|systems),?\s+each\s+(?:with|of|holding|housing|"
+    rf"carrying|containing|having|running)\s+{_NUMBER.replace('?P<n>', '?P<m>')}\s+(?:[\w-]+\s+){{0,2}}"
+    r"(?:gpus|accelerators|chips)\b",
+    re.I,
+)
+
+
+#: "a single GB300 NVL72 rack", "one rack": a whole rack or system of the chip named
+_RACK = re.compile(rf"(?<![\w.,\-–]){_NUMBER}\s+(?:[\w.-]+\s+){{0,3}}(?:rack|system|domain)\b", re.I)
+
+
+def _word_number(text: str) -> int:
+    text = " ".join(text.lower().split())
+    return int(text) if text.isdigit() else NUMBER_WORDS[text]
+
+
+#: a chip a number is compared with, not run on: "3.1x the MI325X result", "than the H100", "over B200"
+_COMPARED = re.compile(
+    r"(?:\b(?:than|versus|vs\.?|compared\s+(?:with|to)|relative\s+to)|(?<![\w.])\d+(?:\.\d+)?\s?[x×](?:\s+(?:that\s+of|the))?)"
+    r"\s+(?:(?:the|an?|its|previous|prior|earlier)\s+)*(?:[\w.-]+\s+){0,5}?[\w.-]*\d[\w.-]*",
+    re.I,
+)
+
+
+def _uncompared(where: str) -> str:
+    """``where`` without the chips it compares with (blanked, so offsets hold).
+
+    >>> _uncompared("on 8 MI355X GPUs, 3.1x the MI325X result").rstrip()
+    'on 8 MI355X GPUs,                 result'
+    """
+    return _COMPARED.sub(lambda m: " " * len(m.group()), where)

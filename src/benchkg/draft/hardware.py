@@ -1,0 +1,226 @@
+"""What a claim ran on: its chips, accelerator and node counts and its submitter, read from its own words,
+clause, sentence and paragraph."""
+
+from __future__ import annotations
+
+import re
+
+from benchkg.draft.figures import (
+    _EACH_WITH,
+    _IN_A_NAME,
+    _INSTANCES,
+    _NUMBER,
+    _RACK,
+    Figure,
+    _clause,
+    _uncompared,
+    _word_number,
+)
+from benchkg.records.names import Names, Spans
+
+#: words that make the chips a text names one system: "heterogeneous", "a mix of", "one with … one with"
+_MIXED = re.compile(r"\bheterogeneous\b|\bmix(?:ed|ture)?\s+of\b|\bone\s+with\b[^.]*\bone\s+with\b", re.I)
+
+
+def _on_what(
+    record: dict,
+    text: str,
+    scopes: list[str],
+    names: Names,
+    found: list[Figure],
+    undecided: list[str],
+    lead: Figure | None = None,
+) -> None:
+    """The chips, the accelerator and node counts and the submitter: counts only from the claim's own
+    clause, sentence or paragraph (or the title of a text with one claim), never another paragraph's."""
+    here = "\n".join(scopes) or text
+    chips, where = [], -1
+    for where, scope in enumerate([*scopes, text]):
+        chips = _named(names, "accelerators", _uncompared(scope), _uncompared(scope))
+        if chips:
+            break
+    if len(chips) > 1 and _MIXED.search(scope):  # "a heterogeneous cluster … MI300X … MI325X … MI355X"
+        record["accelerator_ids"] = chips
+        undecided.append(f"accelerator_ids: {', '.join(chips)}, one system of them all: give accelerator_mix")
+    elif chips and (len(chips) == 1 or where <= 1):  # one chip, or the first of its own words or clause
+        record["accelerator_ids"] = [chips[0]]
+        if len(chips) > 1:
+            undecided.append(f"accelerator_ids: its clause names {', '.join(chips)}; the draft took {chips[0]}")
+    elif chips:
+        undecided.append(f"accelerator_ids: the text names {', '.join(chips)} near it: which ran the number?")
+    else:
+        undecided.append("accelerator_ids: no accelerator record is named in the text")
+    counts = [f for f in found if f.unit == "accelerators"]
+    count = _count_of(lead, scopes, counts, names, chips)
+    if count is not None and _contradicted(count, counts):
+        undecided.append(
+            f"accelerator_count: the text gives {count} and {', '.join(map(str, _contradicted(count, counts)))} "
+            "for what reads as one system: enter the count the result used"
+        )
+    elif count is not None:
+        record["accelerator_count"] = count
+    per_node = _each_with(record, scopes, undecided)
+    others = sorted({int(f.mention.value) for f in counts} - {record.get("accelerator_count")} - per_node)
+    if "accelerator_count" not in record:
+        undecided.append(
+            "accelerator_count: the claim's own sentence and paragraph state no count (an aggregate needs one: "
+            "the per-accelerator value divides by it)"
+            + (f"; elsewhere the text gives {', '.join(map(str, others))}" if others else "")
+        )
+    elif others:
+        undecided.append(f"accelerator_count: the text also gives {', '.join(map(str, others))} (elsewhere)")
+    nodes = _nodes_of(lead, scopes, [f for f in found if f.unit == "nodes"], counts, record.get("accelerator_count"))
+    if nodes is not None:
+        record["node_count"] = nodes
+    all_nodes = sorted({int(f.mention.value) for f in found if f.unit == "nodes"} - {record.get("node_count")})
+    if all_nodes:
+        undecided.append(
+            f"node_count: the text also gives {', '.join(map(str, all_nodes))} node(s)"
+            + (" in another paragraph" if "node_count" not in record else "")
+        )
+    organisations = [
+        o
+        for o in _named(names, "organizations", text, here, exclude=("accelerators", "models", "engines"))
+        if o not in ("mlcommons", "nvidia", "amd", "intel", "google")
+    ]
+    if len(organisations) == 1:
+        record["submitter_id"] = organisations[0]
+    elif organisations:
+        undecided.append(f"submitter_id: the text names {', '.join(organisations)}")
+
+
+def _ranged(f: Figure) -> bool:
+    """Whether a count is one end of a range ("11-12 nodes", "between 8 and 16 GPUs")."""
+    return f.mention.range_low is not None or bool(re.search(r"\d\s*[-–]\s*$", f.sentence[: f.mention.start]))
+
+
+def _contradicted(count: int, counts: list[Figure]) -> list[int]:
+    """Other counts the text gives within 2.5 % of ``count`` (87 and 88 GPUs of one cluster): the text
+    contradicts itself, and the draft leaves the count open."""
+    return sorted(
+        {
+            int(f.mention.value)
+            for f in counts
+            if f.mention.value != count and abs(f.mention.value - count) <= count / 40
+        }
+    )
+
+
+def _own_first(lead: Figure | None, figs: list[Figure], scopes: list[str]) -> list[Figure]:
+    """The figures in the claim's own words, else in its nearest scope that has any (clause, sentence,
+    paragraph), its own clause's first; none from the words of another claim's number."""
+    if lead:
+        own = [f for f in figs if f.sentence == lead.sentence and lead.own[0] <= f.mention.start < lead.own[1]]
+        if own:
+            return own
+    for scope in scopes:
+        here = [f for f in figs if f.sentence in scope]
+        if here:
+            mine = [f for f in here if lead and f.sentence == lead.sentence and _clause(f) == _clause(lead)]
+            return mine or here
+    return []
+
+
+def _nearest_figure(lead: Figure | None, figs: list[Figure]) -> Figure:
+    return min(
+        figs,
+        key=lambda f: abs(f.mention.start - lead.mention.start) if lead and f.sentence == lead.sentence else 10**6,
+    )
+
+
+#: "eight MI355X GPUs", "a single H100 GPU", "8 B300 units": a count in words, or of units
+_WORD_COUNT = re.compile(
+    rf"(?<![\w.,\-–]){_NUMBER}\s+(?:[A-Za-z][\w.-]*\s+){{0,3}}(?:gpus?|accelerators?|chips?|cards?|graphics processors?)\b",
+    re.I,
+)
+
+
+#: "on 72× GB300", "8x B200": a count, then the chip
+_TIMES = re.compile(r"\b(\d+)\s?[×xX]\s?(?=[A-Z])")
+
+
+def _count_of(lead: Figure | None, scopes: list[str], counts: list[Figure], names: Names, chips: list[str]):
+    """The accelerator count of a claim, nearest first: a number with GPUs in its own words, clause,
+    sentence or paragraph; in each, else a count in words ("eight MI355X GPUs"), a count before a chip
+    ("72× GB300") or a whole rack ("a single GB300 NVL72 rack")."""
+    counts = [f for f in counts if not _ranged(f)]
+    mine = _own_first(lead, counts, scopes[:1])
+    if mine:
+        return int(_nearest_figure(lead, mine).mention.value)
+    for scope in scopes:
+        mine = _own_first(None, counts, [scope])
+        if mine:
+            mine = [f for f in mine if lead and f.sentence == lead.sentence and _clause(f) == _clause(lead)] or mine
+            return int(_nearest_figure(lead, mine).mention.value)
+        words = next((w for w in _WORD_COUNT.finditer(scope) if not _IN_A_NAME.search(scope[: w.start()])), None)
+        if words and not words.group().lower().startswith(("a ", "an ")) or words and "single" in words.group().lower():
+            return _word_number(words.group("n"))
+        times = next(
+            (m for m in _TIMES.finditer(scope) if names.find("accelerators", scope[m.end() : m.end() + 40])), None
+        )
+        if times:
+            return int(times.group(1))
+        rack = _RACK.search(scope)
+        racks = [r for r, _, _ in names.find("accelerators", rack.group()) if r in names.units] if rack else []
+        if rack and (racks or chips and chips[0] in names.units):  # "a single GB300 NVL72 rack": its size
+            return _word_number(rack.group("n")) * names.units[racks[0] if racks else chips[0]]
+    return None
+
+
+def _nodes_of(lead: Figure | None, scopes: list[str], nodes: list[Figure], counts: list[Figure], count):
+    """The node count of a claim, nearest scope first: a number of nodes, or one in words ("a single
+    node", "eighteen virtual machines"); beside the accelerator count where a scope gives several."""
+    nodes = [f for f in nodes if not _ranged(f)]  # "11-12 nodes": which, the text does not say
+    for n, scope in enumerate(scopes):
+        here = _own_first(lead, nodes, [scope]) if n else _own_first(lead, nodes, [])
+        if here:
+            return int(_beside(here, [f for f in counts if f.sentence in scope], count).mention.value)
+        if n < 4:  # its words, clause, sentence, paragraph
+            words = _INSTANCES.search(scope)
+            if words:
+                return _word_number(words.group("n"))
+    return None
+
+
+def _each_with(record: dict, scopes: list[str], undecided: list[str]) -> set[int]:
+    """ "four nodes, each with 8 GPUs": 32 accelerators, not the 8 written; the count per node (to leave
+    out of the other counts), or none."""
+    each = next((m for scope in scopes[:4] for m in [_EACH_WITH.search(scope)] if m), None)
+    if not each:
+        return set()
+    nodes, per = _word_number(each.group("n")), _word_number(each.group("m"))
+    record["accelerator_count"] = nodes * per
+    undecided.append(
+        f"accelerator_count: {nodes * per}, read as {each.group()!r} ({nodes} × {per}): check it is the whole system"
+    )
+    return {per}
+
+
+def _beside(candidates: list[Figure], anchors: list[Figure], value) -> Figure:
+    """The candidate written nearest a mention of ``value`` among ``anchors`` in the same sentence
+    ("on 17 nodes, leveraging 68 GPUs"), else the first."""
+    best, distance = candidates[0], None
+    for c in candidates:
+        for a in anchors:
+            if a.sentence == c.sentence and a.mention.value == value:
+                d = abs(a.mention.start - c.mention.start)
+                if distance is None or d < distance:
+                    best, distance = c, d
+    return best
+
+
+def _named(names: Names, kind: str, text: str, here: str, exclude: tuple[str, ...] = ()) -> list[str]:
+    """The ids of ``kind`` the text names, those in the headline's sentence first, then by how often."""
+    taken = Spans()  # the other kinds' names, merged where they overlap
+    for a, b in sorted((a, b) for other in exclude for _, a, b in names.find(other, text)):
+        if taken.ends and a < taken.ends[-1]:
+            taken.ends[-1] = max(taken.ends[-1], b)
+        else:
+            taken.add(a, b)
+    hits: dict[str, int] = {}
+    for record_id, a, b in names.find(kind, text):
+        if taken.overlaps(a, b):
+            continue
+        hits[record_id] = hits.get(record_id, 0) + 1
+    near = {record_id for record_id, _, _ in names.find(kind, here)}
+    return sorted(hits, key=lambda r: (r not in near, -hits[r], r))
