@@ -48,6 +48,7 @@ from benchkg.checks.reference import describe as describe_reference
 from benchkg.checks.reference import prepared, seed_store, seed_validation
 from benchkg.checks.validate import validate_graph
 from benchkg.draft import draft
+from benchkg.draft.linking import audited_reference
 from benchkg.graph.backend import Embedded, Endpoint
 from benchkg.graph.opening import Workspace, close_store, let_go, store_guard
 from benchkg.graph.remote import push_graph
@@ -614,7 +615,7 @@ class KnowledgeGraph:
         """
 
         names = self.names()
-        results = draft(Path(source), names)
+        results = draft(Path(source), names, audited_reference(self.layout.layers))
         if out is not None:
             claims = [Path(out) / "benchmarks" / f"{r.record['id']}.json" for r in results]
             existing = [c for c in claims if c.exists()]

@@ -308,6 +308,7 @@ def _suite(record: dict, text: str, here: str, sentence: str, names: Names, unde
     if suites:
         best = sorted(suites, key=lambda s: -suites[s])
         if len(best) > 1 and suites[best[0]] < 10:  # several rounds, none near the claim: which is its own?
+            record.setdefault("_readings", {})["suite_id"] = best
             undecided.append(f"suite_id: the text names {', '.join(best)}, none of them near this number")
             return
         record["suite_id"] = best[0]
@@ -361,6 +362,7 @@ def _what_was_measured(
     if models:
         record["model_id"] = models[0]
         if len(models) > 1:
+            record.setdefault("_readings", {})["model_id"] = models
             undecided.append(f"model_id: the text names {', '.join(models)}; the draft took {models[0]}")
     else:
         undecided.append("model_id: no model record is named in the text (add the model, or write its id)")
@@ -390,6 +392,7 @@ def _scenario(record: dict, scopes: list[str], whole: str, single: bool, undecid
         record["scenario"] = scenarios[0]
     elif scenarios:
         record["scenario"] = scenarios[0]
+        record.setdefault("_readings", {})["scenario"] = scenarios
         undecided.append(
             f"scenario: the text names {', '.join(scenarios)}; the draft took {scenarios[0]} (near the headline)"
         )

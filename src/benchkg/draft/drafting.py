@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from benchkg.draft import linking
 from benchkg.draft.context import (
     STATED_OR_OMITTED,
     _masked,
@@ -15,21 +16,34 @@ from benchkg.draft.context import (
     _whose,
     vendor_suite,
 )
-from benchkg.draft.figures import Figure, _as_written, _breaks, _number, _per_user, _states_context, figures
+from benchkg.draft.figures import (
+    Figure,
+    _as_written,
+    _breaks,
+    _number,
+    _per_user,
+    _states_context,
+    figures,
+    value_as_written,
+)
 from benchkg.draft.groups import Draft, Group, _earlier, _referred_back, _restated_per_accelerator, groups
 from benchkg.draft.hardware import _on_what
+from benchkg.draft.linking import Reference
 from benchkg.draft.page import _headline, _short, page_id, read_page
 from benchkg.records.names import Names
 
 
-def draft(path: Path, names: Names) -> list[Draft]:
+def draft(path: Path, names: Names, ref: Reference | None = None) -> list[Draft]:
     """The draft claims of one saved source, one per number it states with its own context (see the
     module's doc); a source that states none gives one draft that says so.
+
+    With ``ref`` (the audited results of the reference set: :func:`benchkg.draft.linking.audited_reference`),
+    each claim is linked to the audited result it restates (:mod:`benchkg.draft.linking`).
 
     :raises UsageError: for a file that is not a readable .html, .md or .txt page.
     """
     try:
-        return _draft(Path(path), names)
+        return _draft(Path(path), names, ref)
     finally:
         _forget()
 
@@ -41,7 +55,7 @@ def _forget() -> None:
         cached.cache_clear()
 
 
-def _draft(path: Path, names: Names) -> list[Draft]:
+def _draft(path: Path, names: Names, ref: Reference | None) -> list[Draft]:
     text, heading = read_page(path)
     source_id = page_id(path.stem)
     left: list[str] = []
@@ -62,6 +76,9 @@ def _draft(path: Path, names: Names) -> list[Draft]:
         others = [f for f in leads if not group or f is not group.lead]
         record, undecided = _claim("", group, text, title, names, claimed, len(claims) == 1, others)
         record["sources"] = _quotes(group, found, source_id, title, single=len(claims) == 1)
+        readings = record.pop("_readings", {})
+        if ref is not None:
+            linking.apply(record, readings, ref, undecided)
         suite = vendor_suite(record, source_id, names) if record.pop("_vendor", False) else None
         out.append(Draft(record, source, found, undecided, suite))
     _referred_back(out, [g.lead if g else None for g in claims])
@@ -145,6 +162,9 @@ def _the_number(
     record.update(
         {"metric": "throughput", "value": _number(lead.mention.value), "unit": lead.unit, "scope": lead.scope}
     )
+    written = value_as_written(lead)
+    if written:
+        record["value_as_written"] = written
     others = [f for f in group.reported if f.mention.value != lead.mention.value]
     if single:  # the only claim of a text: every other throughput it states is reported with it
         taken = {id(f) for f in (lead, *group.restated, *others)}
@@ -176,15 +196,18 @@ ORDER = (
     "node_count",
     "metric",
     "value",
+    "value_as_written",
     "unit",
     "scope",
     "reported",
+    "relative",
     "load",
     "submitter_id",
     "measured_by",
     "sources",
     "omitted_by_source",
     "asserts",
+    "restates",
 )
 
 

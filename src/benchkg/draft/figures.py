@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from benchkg.draft.page import _short, sentences
+from benchkg.kernel.matching import digits_interval, written_interval
 from benchkg.kernel.numbers import NUMBER_WORDS, Mention, mentions
 
 #: a unit right after a number (words between allowed), and what it makes the number
@@ -194,6 +195,27 @@ def _not_a_result(sentence: str, m: Mention) -> str:
         else "a latency bound of the benchmark, not a result" if _REQUIRED.search(sentence)
         else ""
     )  # fmt: skip
+
+
+def value_as_written(f: Figure) -> str | None:
+    """The number as the text writes it, where its spelling states more than its digits ("1.19M" is
+    1,185,000 to 1,195,000; "1,190,000" in a text, to the nearest ten thousand), else None.
+
+    >>> [value_as_written(f) for f in figures("It hit 1.19M tokens/s, then 910,621 tokens/s.")]
+    ['1.19M', None]
+    """
+    written = f.sentence[f.mention.start : f.mention.end].strip()
+    if re.fullmatch(r"[\d.,\s\u00a0\u2009\u202f]+", written):  # digits alone: the quote states them
+        return None
+    stated, digits = written_interval(written), digits_interval(f.mention.value)
+    if stated is None or (stated.low, stated.high, stated.open_low, stated.open_high) == (
+        digits.low,
+        digits.high,
+        digits.open_low,
+        digits.open_high,
+    ):
+        return None
+    return written
 
 
 def _as_written(m: Mention) -> str:

@@ -45,8 +45,10 @@ def _on_what(
     elif chips and (len(chips) == 1 or where <= 1):  # one chip, or the first of its own words or clause
         record["accelerator_ids"] = [chips[0]]
         if len(chips) > 1:
+            record.setdefault("_readings", {})["accelerator_ids"] = chips
             undecided.append(f"accelerator_ids: its clause names {', '.join(chips)}; the draft took {chips[0]}")
     elif chips:
+        record.setdefault("_readings", {})["accelerator_ids"] = chips
         undecided.append(f"accelerator_ids: the text names {', '.join(chips)} near it: which ran the number?")
     else:
         undecided.append("accelerator_ids: no accelerator record is named in the text")

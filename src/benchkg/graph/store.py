@@ -51,7 +51,7 @@ from benchkg.records.reader import Record, read_record, record_entries
 
 ONTOLOGY_GRAPH = "https://w3id.org/benchkg/ontology"
 #: bump when the mapping changes, so stores built by an older mapping are rebuilt whole.
-MAPPING_VERSION = f"{__version__}+10"
+MAPPING_VERSION = f"{__version__}+11"
 #: an empty store is filled by worker processes from this many files on, CHUNK files per task
 PARALLEL_FROM = 2000
 CHUNK = 1000

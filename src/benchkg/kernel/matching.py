@@ -340,6 +340,7 @@ class Result:
     submitter: str | None = None
     interval: Interval | None = None
     platform: str | None = None
+    names: str | None = None  # the id of the audited result the claim names (``restates``): judged against it alone
 
     @property
     def stated(self) -> Interval:
@@ -411,7 +412,7 @@ def restates(claim: Result, audited: Result) -> bool:
     >>> restates(c, a), restates(c, Result(**{**a.__dict__, "scenario": "server"}))
     (True, False)
     """
-    if not comparable(claim, audited):
+    if claim.names is not None and audited.id != claim.names or not comparable(claim, audited):
         return False
     published = published_interval(audited, claim.scope)
     interval = claim.stated
@@ -445,9 +446,20 @@ def judge(claim: Result, audited: Iterable[Result]) -> Verdict:
     ('differs', ['off'], Decimal('0.9689'), ['srv'])
     >>> judge(Result(**{**claim.__dict__, "model": "mixtral"}), [offline, server]).lacking
     'round and model'
+    >>> named = judge(Result(**{**claim.__dict__, "names": "srv", "scenario": "offline"}), [offline, server])
+    >>> named.kind, [r.id for r in named.results], named.lacking
+    ('differs', ['srv'], 'scenario')
     """
     audited = list(audited)
     interval = claim.stated
+    if claim.names is not None:  # the curator named the result it restates: that result alone is its key
+        named = [a for a in audited if a.id == claim.names]
+        unlike = next((name for name, same in _SAME for a in named if not same(claim, a)), "")
+        if unlike:
+            reading = named[0].reading(claim.scope)
+            ratio = (claim.value / reading).quantize(Decimal("0.0001")) if reading else None
+            return Verdict("differs", tuple(named), ratio, lacking=unlike)
+        audited = named or audited
     same = [a for a in audited if comparable(claim, a)]
     linked = [a for a in same if restates(claim, a)]
     if linked:
