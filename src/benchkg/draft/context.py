@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from benchkg.draft.figures import _SCENARIOS, Figure, _clause_span, _clause_text, _uncompared
+from benchkg.draft.figures import _SCENARIOS, Figure, _clause_span, _clause_text, _uncompared, weak
 from benchkg.draft.groups import Group
 from benchkg.draft.hardware import _named
 from benchkg.draft.page import _heading, _paragraph, _short, sentences
@@ -343,7 +343,10 @@ def _what_was_measured(
         ):
             if word == "open" and not re.search(r"\bopen\s+division\b", whole, re.I):
                 continue
-            record.setdefault("division", value)
+            if "division" not in record:
+                record["division"] = value
+                if re.search(r"\bopen\b", whole, re.I) and re.search(r"\bclosed\b", whole, re.I):  # both named
+                    weak(record, "division", "the text names the closed and the open division, neither near it")
     if record.get("suite_id", "").startswith("mlperf-inference") and "division" not in record:
         undecided.append(
             "division: the text does not say closed or open (an MLPerf Inference claim names it; "

@@ -29,7 +29,7 @@ from benchkg.draft.figures import (
 from benchkg.draft.groups import Draft, Group, _earlier, _referred_back, _restated_per_accelerator, groups
 from benchkg.draft.hardware import _on_what
 from benchkg.draft.linking import Reference
-from benchkg.draft.page import _headline, _short, page_id, read_page
+from benchkg.draft.page import _headline, _paragraph, _short, page_id, read_page
 from benchkg.records.names import Names
 
 
@@ -79,6 +79,8 @@ def _draft(path: Path, names: Names, ref: Reference | None) -> list[Draft]:
         readings = record.pop("_readings", {})
         if ref is not None:
             linking.apply(record, readings, ref, undecided)
+        else:  # nothing to check what was read away from the number against
+            linking.settle(record, record.pop("_weak", {}), None, linking.Reference((), {}, {}), undecided)
         suite = vendor_suite(record, source_id, names) if record.pop("_vendor", False) else None
         out.append(Draft(record, source, found, undecided, suite))
     _referred_back(out, [g.lead if g else None for g in claims])
@@ -129,7 +131,10 @@ def _claim(
         (o.own_text for o in reversed(others) if lead and o.sentence == lead.sentence and o.own[1] <= lead.own[0]), ""
     )
     _what_was_measured(record, text, words, names, undecided, whole, single, before, lead.mention.end if lead else 0)
-    _on_what(record, text, scopes, names, found, undecided, lead)
+    paragraph = _paragraph(whole, lead.sentence) if lead else ""
+    said = paragraph.find(lead.sentence) + len(lead.sentence) if lead and lead.sentence in paragraph else None
+    earlier = whole[: max(whole.find(paragraph), 0)] if paragraph else ""
+    _on_what(record, text, scopes, names, found, undecided, lead, said, earlier)
     _the_number(record, group, found, names, single, undecided)
     rivals = {o for o, _, _ in names.find("organizations", title)} - {record.get("submitter_id"), "mlcommons"}
     _superlative(

@@ -197,6 +197,13 @@ def _not_a_result(sentence: str, m: Mention) -> str:
     )  # fmt: skip
 
 
+def weak(record: dict, name: str, why: str) -> None:
+    """Mark a field of a draft claim as read away from its number (another paragraph, the whole text): the
+    draft keeps it only where the audited result the number restates agrees (:mod:`benchkg.draft.linking`),
+    else leaves it open with ``why``."""
+    record.setdefault("_weak", {})[name] = why
+
+
 def value_as_written(f: Figure) -> str | None:
     """The number as the text writes it, where its spelling states more than its digits ("1.19M" is
     1,185,000 to 1,195,000; "1,190,000" in a text, to the nearest ten thousand), else None.

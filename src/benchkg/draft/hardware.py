@@ -15,6 +15,7 @@ from benchkg.draft.figures import (
     _clause,
     _uncompared,
     _word_number,
+    weak,
 )
 from benchkg.records.names import Names, Spans
 
@@ -30,15 +31,23 @@ def _on_what(
     found: list[Figure],
     undecided: list[str],
     lead: Figure | None = None,
+    said: int | None = None,
+    earlier: str = "",
 ) -> None:
     """The chips, the accelerator and node counts and the submitter: counts only from the claim's own
-    clause, sentence or paragraph (or the title of a text with one claim), never another paragraph's."""
+    clause, sentence or paragraph (or the title of a text with one claim), never another paragraph's; chips
+    from its paragraph only up to its sentence's end (``said``: "… 94.8 tokens/s on the CPU. Adding an
+    RTX Pro 6000 …" names the next number's chip), and from further away only the text's subject
+    (named in ``earlier``, the text before its paragraph)."""
     here = "\n".join(scopes) or text
     chips, where = [], -1
-    for where, scope in enumerate([*scopes, text]):
+    near = [s[:said] if n == 3 and said is not None else s for n, s in enumerate(scopes)]
+    for where, scope in enumerate([*near, text]):
         chips = _named(names, "accelerators", _uncompared(scope), _uncompared(scope))
         if chips:
             break
+    if chips and where == len(scopes) and not _the_subject(chips, text, scopes, names, earlier):
+        weak(record, "accelerator_ids", "the text names it only away from this number")
     if len(chips) > 1 and _MIXED.search(scope):  # "a heterogeneous cluster … MI300X … MI325X … MI355X"
         record["accelerator_ids"] = chips
         undecided.append(f"accelerator_ids: {', '.join(chips)}, one system of them all: give accelerator_mix")
@@ -89,6 +98,35 @@ def _on_what(
         record["submitter_id"] = organisations[0]
     elif organisations:
         undecided.append(f"submitter_id: the text names {', '.join(organisations)}")
+
+
+#: words that make a paragraph's numbers another system's than the one the text opens with
+_OTHERS = re.compile(
+    r"\b(?:other|others'?|partners'|partner\s+systems?|rivals?'?|competitors?'?|previous|prior|earlier)\b", re.I
+)
+
+
+def _the_subject(chips: list[str], text: str, scopes: list[str], names: Names, earlier: str) -> bool:
+    r"""Whether ``chips`` (named only away from a number) are what the text is about: named in its title or
+    opening paragraph, and the number's own paragraph does not speak of other systems ("the figures for
+    the other models show …", "partners' systems reached …").
+
+    >>> from benchkg.records.names import Names
+    >>> n = Names(); n.add("accelerators", "gb300", "GB300")
+    >>> text = "Acme on GB300\nIt ran.\nFigures: 1 tokens/s."
+    >>> _the_subject(["gb300"], text, ["", "", "", "Figures: 1 tokens/s."], n, "Acme on GB300\nIt ran.\n")
+    True
+    >>> text = "Acme\nIt ran.\nOn GB300 it did 2.\nOther systems: 1 tokens/s."
+    >>> _the_subject(["gb300"], text, ["", "", "", "Other systems: 1 tokens/s."], n, text[:text.find("Other")])
+    False
+    """
+    paragraphs = [line for line in text.split("\n") if line.strip()]
+    opening = {c for c, _, _ in names.find("accelerators", "\n".join(paragraphs[:3]))}
+    paragraph = scopes[3] if len(scopes) > 3 else ""
+    before = {c for c, _, _ in names.find("accelerators", earlier)}
+    everywhere = {c for c, _, _ in names.find("accelerators", text)}
+    subject = set(chips) <= opening or set(chips) == everywhere
+    return subject and set(chips) <= before and not _OTHERS.search(paragraph)
 
 
 def _ranged(f: Figure) -> bool:

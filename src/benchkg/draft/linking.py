@@ -151,15 +151,7 @@ class Reading:
     def agrees(self, result: Result, without: Iterable[str] = ()) -> bool:
         """Whether ``result`` is one of this number's readings: every field the text states (but those
         ``without``) allows it, and its value as published meets the number's interval."""
-        mine = {
-            "suite_id": result.suite,
-            "model_id": result.model,
-            "scenario": result.scenario,
-            "accelerator_ids": result.chips,
-            "accelerator_count": result.count,
-            "division": result.division,
-            "submitter_id": result.submitter,
-        }
+        mine = _fields(result)
         skip = set(without)
         if any(name not in skip and mine[name] not in allowed for name, allowed in self.stated.items()):
             return False
@@ -167,6 +159,19 @@ class Reading:
             return False
         published = published_interval(result, self.scope)
         return published is not None and self.interval.meets(published)
+
+
+def _fields(result: Result) -> dict[str, object]:
+    """An audited result's fields as a draft claim names them."""
+    return {
+        "suite_id": result.suite,
+        "model_id": result.model,
+        "scenario": result.scenario,
+        "accelerator_ids": result.chips,
+        "accelerator_count": result.count,
+        "division": result.division,
+        "submitter_id": result.submitter,
+    }
 
 
 @dataclass(frozen=True)
@@ -273,10 +278,17 @@ def apply(record: dict, readings: dict[str, list], ref: Reference, undecided: li
     it in ``restates``, settle a field the text left between several readings to the one that agrees,
     and say on stderr what the result has that the text does not; else list the candidates or the
     conflict. Fields the text does not state stay absent."""
+    weak = record.pop("_weak", {})
     if "value" not in record or record.get("_vendor"):  # the vendor's own number restates no result
+        settle(record, weak, None, ref, undecided)
         return
     reading = Reading.of(record, readings, ref)
     found = link(reading, ref)
+    if found.result is None and not found.candidates and weak:  # what was read away from it may be wrong
+        loose = Reading.of({k: v for k, v in record.items() if k not in weak}, readings, ref)
+        if (other := link(loose, ref)).result is not None:
+            reading, found = loose, other
+    settle(record, weak, found.result, ref, undecided)
     number = f"{Decimal(str(record['value'])):,} {record['unit']}"
     if found.result is not None:
         result = found.result
@@ -326,3 +338,26 @@ def apply(record: dict, readings: dict[str, list], ref: Reference, undecided: li
                 + "; ".join(_differs(result, reading))
                 + ": the draft keeps what the text says"
             )
+
+
+STRICT = True
+
+
+def settle(record: dict, weak: dict[str, str], result: Result | None, ref: Reference, undecided: list[str]) -> None:
+    """Keep each field read away from the number (``weak``: field -> why) where the audited result it
+    restates agrees, else leave it open and say why: a chip named in another paragraph is another
+    system's as often as this one's."""
+    for name, why in weak.items():
+        if name not in record:
+            continue
+        value = record[name]
+        said = ref.chips(value) if name == "accelerator_ids" else value
+        if result is not None and _fields(result).get(name) == said and STRICT is False:
+            continue
+        record.pop(name)
+        undecided[:] = [u for u in undecided if not u.startswith(f"{name}:")]
+        shown = ", ".join(value) if isinstance(value, list) else value
+        undecided.append(
+            f"{name}: {shown}? {why}, and no audited result it restates says so: left open (fill it in if the text "
+            "means this number)"
+        )

@@ -12,6 +12,7 @@ from pathlib import Path
 from benchkg.draft.tables import table_sentences
 from benchkg.importers.common import slug
 from benchkg.kernel.errors import UsageError
+from benchkg.kernel.text import normalise
 from benchkg.records.reader import reserved_id
 
 
@@ -216,9 +217,8 @@ def read_page(path: Path) -> tuple[str, str]:
         raw = path.read_bytes()
         if len(raw) > 5_000_000:
             raise UsageError(f"{path}: {len(raw) / 1e6:.0f} MB is not a blog post; save the page as HTML or text")
-        return plain_text(raw.decode("utf-8"), path.suffix.lower()), page_title(
-            raw.decode("utf-8"), path.suffix.lower()
-        )
+        decoded = normalise(raw.decode("utf-8"))  # one spelling of dashes and spaces before any rule reads it
+        return plain_text(decoded, path.suffix.lower()), page_title(decoded, path.suffix.lower())
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not UTF-8 text; save the page as UTF-8") from None
     except OSError as e:
