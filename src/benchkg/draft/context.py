@@ -36,7 +36,9 @@ STATED_OR_OMITTED = (
 
 #: what says a number is no audited MLPerf result
 _UNAUDITED = re.compile(
-    r"\bnot\s+an?\s+(?:official\s+|verified\s+)?MLPerf(?:®|™)?\s+(?:\w+\s+)?(?:result|submission|score)s?\b|"
+    r"\bnot\s+(?:an?\s+)?(?:official\s+|verified\s+)?MLPerf(?:®|™)?\s+(?:\w+\s+)?(?:result|submission|score)s?\b|"
+    r"\b(?:we\s+)?did\s+not\s+submit\b|\bnot\s+(?:been\s+)?submitted\b|\bunsubmitted\b|"
+    r"\b(?:\w+'s|its|their|our)\s+own\s+(?:measurements?|tests?|testing|benchmarks?)\b|"
     r"\bnot\s+(?:been\s+)?(?:verified|validated|audited|reviewed)\s+by\s+MLCommons\b|\bunverified\b|"
     r"\bMLCommons[- ]unverified\b|\binternal(?:ly)?\s+(?:test(?:ing|s|ed)?|measure(?:ments?|d)|benchmark(?:s|ing)?)\b|"
     r"\bpost-deadline\b",
@@ -146,7 +148,12 @@ def _unaudited(record: dict, text: str, sentence: str, paragraph: str, names: Na
     opening = [line for line in text.split("\n") if line.strip()][:3]
     for m in _UNAUDITED.finditer(text):
         where = next((line for line in text.split("\n") if m.group() in line), "")
-        general = where in opening or re.match(r"\s*(?:[*†‡¹²³]|\[\d+\]|notes?\b|disclaimer\b)", where, re.I)
+        general = where in opening or re.match(
+            r"\s*(?:[*†‡¹²³]|\[\d+\]|notes?\b|disclaimer\b|these\s+are\b|all\s+(?:the\s+|these\s+)?(?:figures|results|"
+            r"numbers|measurements)\b)",
+            where,
+            re.I,
+        )
         if not general and where != paragraph:
             continue
         said = next((s for _, s in sentences(text) if m.group() in s), "")

@@ -60,7 +60,7 @@ _SCENARIOS = [
     ("multi-stream", r"\bmulti-?stream\b"),
     (
         "server",
-        r"\bserver\b(?!\s+(?:throughput|harness))|\bserving\b(?!\s+(?:software|stacks?|engines?|frameworks?|systems?|"
+        r"\bserver\b(?!\s+(?:throughput|harness|edition))|\bserving\b(?!\s+(?:software|stacks?|engines?|frameworks?|systems?|"
         r"platforms?|runtimes?|layers?|infrastructure|capabilit))",
     ),
     ("offline", r"\boffline\b"),
@@ -70,8 +70,9 @@ _SCENARIOS = [
 
 #: "each GPU … delivered 16,500": the number is what one accelerator did
 _EACH_ACCELERATOR = re.compile(
-    r"\b(?:each|every)\s+(?:[\w-]+\s+)?(?:gpu|accelerator|chip)\b[^.;]{0,80}?\b(?:delivered|achieved|reached|"
-    r"served|processed|generated|produced|ran at|hit|posted|scored|sustained|averaged)\s+(?:[\w-]+\s+){0,3}$",
+    r"\b(?:each|every)\s+(?:[\w-]+\s+){0,3}(?:gpu|accelerator|chip)\b[^.;]{0,80}?\b(?:delivered|achieved|reached|"
+    r"served|processed|generated|produced|ran at|hit|posted|scored|sustained|averaged)\s+(?:[\w-]+\s+){0,3}"
+    r"(?:[\d][\d,.]*\s[^.;]{0,80}?(?:,\s*(?:and\s+)?|\s+and\s+))?$",  # "… 5,842 tokens/s offline and 2,907 …"
     re.I,
 )
 
@@ -105,8 +106,10 @@ _SUPPOSED = re.compile(r"(?:^|[.;:]\s+)(?:if|suppose|assuming|imagine|say)\b[^.;
 #: token", "a 450 ms time to first token and a 40 ms time per output token")
 _REQUIRED = re.compile(
     r"\b(?:sets?|requires?|demands?|constraints?|thresholds?|targets?|bounds?|limits?|requirements?)\b[^.]{0,120}"
-    r"\b(?:time to first token|time per output token|ttft|tpot)\b|"
-    r"\b\d+\s*ms\s+(?:time to first token|time per output token|ttft|tpot)\b",
+    r"\b(?:time[\s-]to[\s-]first[\s-]token|time[\s-]per[\s-]output[\s-]token|ttft|tpot)\b|"
+    r"\b\d+(?:\.\d+)?[\s-]*(?:ms|s|seconds?|milliseconds?)\s+(?:time[\s-]to[\s-]first[\s-]token|"
+    r"time[\s-]per[\s-]output[\s-]token|ttft|tpot)\b|"
+    r"/\s?user\s+(?:target|threshold|requirement|limit|minimum|floor|constraint)s?\b",  # "a 12.5 tokens/s/user target"
     re.I,
 )
 

@@ -61,7 +61,7 @@ def _on_what(
         undecided.append(f"accelerator_ids: the text names {', '.join(chips)} near it: which ran the number?")
     else:
         undecided.append("accelerator_ids: no accelerator record is named in the text")
-    counts = [f for f in found if f.unit == "accelerators"]
+    counts = [f for f in found if f.unit == "accelerators" and not _in_a_chip_name(f, names)]
     count = _count_of(lead, scopes, counts, names, chips)
     if count is not None and _contradicted(count, counts):
         undecided.append(
@@ -80,7 +80,9 @@ def _on_what(
         )
     elif others:
         undecided.append(f"accelerator_count: the text also gives {', '.join(map(str, others))} (elsewhere)")
-    nodes = _nodes_of(lead, scopes, [f for f in found if f.unit == "nodes"], counts, record.get("accelerator_count"))
+    nodes = _nodes_of(
+        lead, scopes, [f for f in found if f.unit == "nodes"], counts, record.get("accelerator_count"), names
+    )
     if nodes is not None:
         record["node_count"] = nodes
     all_nodes = sorted({int(f.mention.value) for f in found if f.unit == "nodes"} - {record.get("node_count")})
@@ -102,7 +104,8 @@ def _on_what(
 
 #: words that make a paragraph's numbers another system's than the one the text opens with
 _OTHERS = re.compile(
-    r"\b(?:other|others'?|partners'|partner\s+systems?|rivals?'?|competitors?'?|previous|prior|earlier)\b", re.I
+    r"\b(?:other|others'?|partners'|partner\s+systems?|rivals?'?|competitors?'?|previous|prior|earlier|comparison|compared)\b",
+    re.I,
 )
 
 
@@ -127,6 +130,16 @@ def _the_subject(chips: list[str], text: str, scopes: list[str], names: Names, e
     everywhere = {c for c, _, _ in names.find("accelerators", text)}
     subject = set(chips) <= opening or set(chips) == everywhere
     return subject and set(chips) <= before and not _OTHERS.search(paragraph)
+
+
+def _in_a_chip_name(f: Figure, names: Names) -> bool:
+    """Whether a count's number is part of a chip's name ("RTX Pro 6000 Blackwell Server Edition GPU")."""
+    return _named_at(names, f.sentence, f.mention.start)
+
+
+def _named_at(names: Names, text: str, at: int) -> bool:
+    """Whether ``text[at]`` lies inside a chip's name."""
+    return any(a <= at < b for _, a, b in names.find("accelerators", text))
 
 
 def _ranged(f: Figure) -> bool:
@@ -192,7 +205,14 @@ def _count_of(lead: Figure | None, scopes: list[str], counts: list[Figure], name
         if mine:
             mine = [f for f in mine if lead and f.sentence == lead.sentence and _clause(f) == _clause(lead)] or mine
             return int(_nearest_figure(lead, mine).mention.value)
-        words = next((w for w in _WORD_COUNT.finditer(scope) if not _IN_A_NAME.search(scope[: w.start()])), None)
+        words = next(
+            (
+                w
+                for w in _WORD_COUNT.finditer(scope)
+                if not _IN_A_NAME.search(scope[: w.start()]) and not _named_at(names, scope, w.start())
+            ),
+            None,
+        )
         if words and not words.group().lower().startswith(("a ", "an ")) or words and "single" in words.group().lower():
             return _word_number(words.group("n"))
         times = next(
@@ -207,7 +227,9 @@ def _count_of(lead: Figure | None, scopes: list[str], counts: list[Figure], name
     return None
 
 
-def _nodes_of(lead: Figure | None, scopes: list[str], nodes: list[Figure], counts: list[Figure], count):
+def _nodes_of(
+    lead: Figure | None, scopes: list[str], nodes: list[Figure], counts: list[Figure], count, names: Names | None = None
+):
     """The node count of a claim, nearest scope first: a number of nodes, or one in words ("a single
     node", "eighteen virtual machines"); beside the accelerator count where a scope gives several."""
     nodes = [f for f in nodes if not _ranged(f)]  # "11-12 nodes": which, the text does not say
@@ -216,7 +238,9 @@ def _nodes_of(lead: Figure | None, scopes: list[str], nodes: list[Figure], count
         if here:
             return int(_beside(here, [f for f in counts if f.sentence in scope], count).mention.value)
         if n < 4:  # its words, clause, sentence, paragraph
-            words = _INSTANCES.search(scope)
+            words = next(
+                (w for w in _INSTANCES.finditer(scope) if not names or not _named_at(names, scope, w.start())), None
+            )
             if words:
                 return _word_number(words.group("n"))
     return None
