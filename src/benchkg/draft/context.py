@@ -37,7 +37,8 @@ STATED_OR_OMITTED = (
 #: what says a number is no audited MLPerf result
 _UNAUDITED = re.compile(
     r"\bnot\s+(?:an?\s+)?(?:official\s+|verified\s+)?MLPerf(?:®|™)?\s+(?:\w+\s+)?(?:result|submission|score)s?\b|"
-    r"\b(?:we\s+)?did\s+not\s+submit\b|\bnot\s+(?:been\s+)?submitted\b|\bunsubmitted\b|"
+    r"\b(?:runs?|results?|numbers?|figures?|measurements?|tests?)\b[^.;]{0,60}?\b(?:did\s+not|didn't|never)\s+"
+    r"submit(?:ted)?\b|\b(?:not|never)\s+(?:been\s+)?submitted\b|\bunsubmitted\b|"
     r"\b(?:\w+'s|its|their|our)\s+own\s+(?:measurements?|tests?|testing|benchmarks?)\b|"
     r"\bnot\s+(?:been\s+)?(?:verified|validated|audited|reviewed)\s+by\s+MLCommons\b|\bunverified\b|"
     r"\bMLCommons[- ]unverified\b|\binternal(?:ly)?\s+(?:test(?:ing|s|ed)?|measure(?:ments?|d)|benchmark(?:s|ing)?)\b|"
@@ -297,9 +298,33 @@ def _nearest(scopes: list[str], text: str, find) -> list:
     return []
 
 
+#: a round named in a comparison: after a ratio ("3.1x", "21% more", "1.18 times") or a comparing word, in
+#: the same sentence, before the round
+_BASELINE_ROUND = re.compile(
+    r"(?:\d(?:\.\d+)?\s?(?:[x×]|times\b|%)|\bthan\b|\bover\b|\bcompared\s+(?:with|to)\b|\bversus\b|\bvs\b|"
+    r"\bup\s+from\b|\bprevious\s+round\b|\blast\s+round\b)[^.;!?\n]{0,120}?"
+    r"(?P<round>MLPerf(?:®|™)?\s*(?:Inference\s*)?v?\d+\.\d+|(?<![\w.])v\d+\.\d+\b)",
+    re.I,
+)
+
+
+def baseline_rounds_blanked(text: str) -> str:
+    """``text`` with the rounds of its comparisons blanked (offsets hold): the round a ratio is over is its
+    baseline's, not the number's.
+
+    >>> baseline_rounds_blanked("3.1x the MI325X in MLPerf Inference v5.1; v6.0 results").split(";")[0].rstrip()
+    '3.1x the MI325X in'
+    """
+    return _BASELINE_ROUND.sub(
+        lambda m: m.group()[: m.start("round") - m.start()] + " " * (m.end("round") - m.start("round")), text
+    )
+
+
 def _suite(record: dict, text: str, here: str, sentence: str, names: Names, undecided: list[str]) -> None:
     """The suite the text names, those near the claim's number first, and a version the number's own
-    sentence gives first of all ("our v5.1 result of 800,000 tokens/s"), MLPerf named or not."""
+    sentence gives first of all ("our v5.1 result of 800,000 tokens/s"), MLPerf named or not; never the round
+    of a comparison ("3.1x what we submitted in MLPerf Inference v5.1": the baseline's round)."""
+    text, here, sentence = (baseline_rounds_blanked(s) for s in (text, here, sentence))
     suites: dict[str, int] = {}
     for m in _SUITE.finditer(text):
         family = (m.group("pre") or m.group("post") or "Inference").lower()

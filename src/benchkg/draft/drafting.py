@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from benchkg.draft import linking
@@ -17,6 +18,7 @@ from benchkg.draft.context import (
     vendor_suite,
 )
 from benchkg.draft.figures import (
+    _SCENARIOS,
     Figure,
     _as_written,
     _breaks,
@@ -131,6 +133,8 @@ def _claim(
         (o.own_text for o in reversed(others) if lead and o.sentence == lead.sentence and o.own[1] <= lead.own[0]), ""
     )
     _what_was_measured(record, text, words, names, undecided, whole, single, before, lead.mention.end if lead else 0)
+    if lead and lead.respectively:
+        _respectively(record, lead, names, undecided)
     paragraph = _paragraph(whole, lead.sentence) if lead else ""
     said = paragraph.find(lead.sentence) + len(lead.sentence) if lead and lead.sentence in paragraph else None
     earlier = whole[: max(whole.find(paragraph), 0)] if paragraph else ""
@@ -151,6 +155,23 @@ def _claim(
         f for f in STATED_OR_OMITTED if not _stated(record, f, text) and f not in required | never
     ]
     return record, undecided
+
+
+def _respectively(record: dict, lead: Figure, names: Names, undecided: list[str]) -> None:
+    """The scenario and model of one figure of a list read "respectively": the i-th of as many named after
+    the list, in order ("103,480, 100,282 and 73,608 tokens per second in the Offline, Server and
+    Interactive scenarios, respectively")."""
+    place, length, end = lead.series
+    tail = lead.sentence[end:]
+    found = {
+        "scenario": sorted((m.start(), s) for s, pattern in _SCENARIOS for m in re.finditer(pattern, tail, re.I)),
+        "model_id": sorted((a, m) for m, a, _ in names.find("models", tail)),
+    }
+    for name, hits in found.items():
+        if len(hits) == length:
+            record[name] = hits[place][1]
+            record.get("_readings", {}).pop(name, None)
+            undecided[:] = [u for u in undecided if not u.startswith(f"{name}:")]
 
 
 def _the_number(

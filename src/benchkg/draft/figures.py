@@ -134,6 +134,13 @@ class Figure:
     unit: str  # tokens/s, queries/s, samples/s, ms; accelerators, nodes, concurrency
     sentence: str
     own: tuple[int, int] = (0, 0)  # its own words: from the break after the figure before it to the next
+    series: tuple[int, int, int] = (0, 1, 0)  # in a list of figures sharing a unit: its place, their number, the end
+
+    @property
+    def respectively(self) -> bool:
+        """Whether it is one of a list read "respectively" ("A, B and C tokens/s in the Offline, Server and
+        Interactive scenarios, respectively"): each its own claim, the i-th name after the list its own."""
+        return self.series[1] > 1 and bool(re.search(r"\brespectively\b", self.sentence[self.series[2] :], re.I))
 
     @property
     def own_text(self) -> str:
@@ -163,7 +170,8 @@ def figures(text: str, left: list[str] | None = None) -> list[Figure]:
     that is no claim's number (:func:`_not_a_result`) is said in ``left``, as draft says it on stderr."""
     out = []
     for offset, sentence in sentences(text):
-        for m in mentions(sentence):
+        found = mentions(sentence)
+        for n, m in enumerate(found):
             # what follows a number is read near it (a slice to the sentence's end was quadratic)
             after = sentence[m.end : m.end + 200]
             before = sentence[max(0, m.start - 12) : m.start]
@@ -179,11 +187,57 @@ def figures(text: str, left: list[str] | None = None) -> list[Figure]:
             ):
                 continue
             unit = next((what for pattern, what in UNITS if pattern.search(after[:80])), None)
+            if unit is None:  # "103,480, 100,282 and 73,608 tokens per second": the list's unit is each one's
+                unit = _list_unit(sentence, found, n)
             if unit is None or unit[0] == "count" and _IN_A_NAME.search(sentence[: m.start]):
                 continue
             out.append(Figure(m, unit[0], unit[1], sentence))
     _own_words(out)
+    _series(out)
     return out
+
+
+def _series(found: list[Figure]) -> None:
+    """Mark the figures written as one list ("103,480, 100,282 and 73,608 tokens per second"): each its
+    place in the list, the list's length and where its last number ends."""
+    run: list[Figure] = []
+    for f in [*found, None]:
+        if (
+            f is not None
+            and run
+            and f.sentence is run[-1].sentence
+            and f.unit == run[-1].unit
+            and _LIST_BREAK.fullmatch(f.sentence[run[-1].mention.end : f.mention.start])
+        ):
+            run.append(f)
+            continue
+        for i, g in enumerate(run):
+            g.series = (i, len(run), run[-1].mention.end)
+        run = [f] if f is not None else []
+
+
+#: what stands between the numbers of a list that share the unit after its last: ", ", " and ", ", and "
+_LIST_BREAK = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*/\s*)")
+
+
+def _list_unit(sentence: str, found: list[Mention], n: int) -> tuple[str, str] | None:
+    """The unit of a number written in a list whose last number has one ("103,480, 100,282 and 73,608
+    tokens per second"), else None.
+
+    >>> s = "It delivered 103,480, 100,282 and 73,608 tokens per second."
+    >>> _list_unit(s, mentions(s), 0)
+    ('throughput', 'tokens/s')
+    >>> s = "In 2025, 72 GPUs ran 1,000 tokens/s."
+    >>> _list_unit(s, mentions(s), 0) is None
+    True
+    """
+    for a, b in zip(found[n:], found[n + 1 :]):
+        if not _LIST_BREAK.fullmatch(sentence[a.end : b.start]):
+            return None
+        unit = next((what for pattern, what in UNITS if pattern.search(sentence[b.end : b.end + 80])), None)
+        if unit is not None:
+            return unit if unit[0] != "count" else None
+    return None
 
 
 def _not_a_result(sentence: str, m: Mention) -> str:

@@ -159,8 +159,9 @@ class _Values:
 
 def _own_context(f: Figure, names: Names | None = None) -> bool:
     """Whether a figure's own words state a count, a scenario, an instance count, or (with ``names``) a
-    model or a chip of their own: then it is a claim of its own, not a number reported beside another."""
-    if f.own[1] and _states_context(f.sentence, *f.own):
+    model or a chip of their own, or it is one of a list read "respectively": then it is a claim of its own,
+    not a number reported beside another."""
+    if f.respectively or f.own[1] and _states_context(f.sentence, *f.own):
         return True
     if names and f.own[1]:
         words = f.sentence[f.own[0] : f.own[1]]
