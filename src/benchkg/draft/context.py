@@ -37,8 +37,8 @@ STATED_OR_OMITTED = (
 #: what says a number is no audited MLPerf result
 _UNAUDITED = re.compile(
     r"\bnot\s+(?:an?\s+)?(?:official\s+|verified\s+)?MLPerf(?:®|™)?\s+(?:\w+\s+)?(?:result|submission|score)s?\b|"
-    r"\b(?:runs?|results?|numbers?|figures?|measurements?|tests?)\b[^.;]{0,60}?\b(?:did\s+not|didn't|never)\s+"
-    r"submit(?:ted)?\b|\b(?:not|never)\s+(?:been\s+)?submitted\b|\bunsubmitted\b|"
+    r"\b(?:runs?|results?|numbers?|figures?|measurements?|tests?)\b[^.;]{0,60}?\b(?:(?:did\s+not|didn't|never)\s+"
+    r"submit|(?:was|were|has|have)\s+not\s+(?:been\s+)?submitted)\b|\bunsubmitted\b|"
     r"\b(?:\w+'s|its|their|our)\s+own\s+(?:measurements?|tests?|testing|benchmarks?)\b|"
     r"\bnot\s+(?:been\s+)?(?:verified|validated|audited|reviewed)\s+by\s+MLCommons\b|\bunverified\b|"
     r"\bMLCommons[- ]unverified\b|\binternal(?:ly)?\s+(?:test(?:ing|s|ed)?|measure(?:ments?|d)|benchmark(?:s|ing)?)\b|"

@@ -18,6 +18,7 @@ from benchkg.draft.context import (
     vendor_suite,
 )
 from benchkg.draft.figures import (
+    _CLAIMED,
     _SCENARIOS,
     Figure,
     _as_written,
@@ -64,7 +65,7 @@ def _draft(path: Path, names: Names, ref: Reference | None) -> list[Draft]:
     found = figures(text, left)
     claimed = []
     for f in found:
-        if f.kind == "throughput" and _earlier(f, names):  # given for comparison: no claim, nor reported
+        if f.kind in _CLAIMED and _earlier(f, names):  # given for comparison: no claim, nor reported
             why = "an earlier figure given for comparison"
             left.append(f"{_as_written(f.mention)}: {why} (no claim drafted): {_short(f.sentence, 100)!r}")
         else:
@@ -185,20 +186,17 @@ def _the_number(
         )
         return
     lead = group.lead
-    record.update(
-        {"metric": "throughput", "value": _number(lead.mention.value), "unit": lead.unit, "scope": lead.scope}
-    )
+    record.update({"metric": lead.kind, "value": _number(lead.mention.value), "unit": lead.unit, "scope": lead.scope})
     written = value_as_written(lead)
     if written:
         record["value_as_written"] = written
     others = [f for f in group.reported if f.mention.value != lead.mention.value]
     if single:  # the only claim of a text: every other throughput it states is reported with it
         taken = {id(f) for f in (lead, *group.restated, *others)}
-        others += [f for f in found if f.kind == "throughput" and id(f) not in taken]
+        others += [f for f in found if f.kind == lead.kind and id(f) not in taken]
     if others:
         record["reported"] = [
-            {"metric": "throughput", "value": _number(f.mention.value), "unit": f.unit, "scope": f.scope}
-            for f in others
+            {"metric": f.kind, "value": _number(f.mention.value), "unit": f.unit, "scope": f.scope} for f in others
         ]
     if group.restated:
         again = [f"{f.mention.value:,}" if not f.mention.multiplier else _short(f.sentence, 60) for f in group.restated]

@@ -32,6 +32,7 @@ UNITS = [
         ("throughput", "samples/s"),
     ),
     (re.compile(r"^\s*(?:ms|milliseconds?)\b", re.I), ("latency", "ms")),
+    (re.compile(r"^\s*(?:s|secs?|seconds?)\b(?!\s*(?:of|per)\b)", re.I), ("latency", "s")),
     (
         re.compile(
             r"^\s*(?:(?!(?:nodes?|servers?|and|or)\b)[A-Za-z][\w.-]*\s+){0,3}(?:\d+\s+)?(?:gpus|accelerators|chips|units|cards)\b|"
@@ -46,6 +47,8 @@ UNITS = [
 ]
 
 
+#: the kinds of figure that are a claim's number (a count is what it ran on)
+_CLAIMED = ("throughput", "latency")
 #: what makes a number something else: a price, a percentage, a year, a size of a model or of memory
 NOT_A_FIGURE = re.compile(
     r"^\s*(?:%|percent|per\s*cent|x\b|×|times\b|[kmgt]b\b|gb/s|tb/s|gbps|tbps|b\b|bn\b|"
@@ -114,6 +117,11 @@ _REQUIRED = re.compile(
 )
 
 
+#: the latency of a token, not of a query: TTFT, TPOT, "per output token", "next-token", p99 gates
+_TOKEN_LATENCY = re.compile(
+    r"\b(?:ttft|tpot|itl|first[\s-]token|output[\s-]token|next[\s-]token|per[\s-]token|inter[\s-]token|p9\d(?:\.\d)?)\b",
+    re.I,
+)
 #: a row of a table that gives a statistic of the parts ("Highest single-node throughput"), not a result
 _PART_STATISTIC = re.compile(
     r"\b(?:highest|lowest|maximum|minimum|max|min|mean|average|median)\s+(?:single|per)[- ](?:node|gpu|vm)\b", re.I
@@ -150,6 +158,8 @@ class Figure:
 
     @property
     def scope(self) -> str:
+        if self.kind == "latency":  # a latency is per query: never divided by a count
+            return "per-query"
         if self.kind != "throughput":
             return ""
         if self.mention.per_accelerator or _EACH_ACCELERATOR.search(self.sentence[: self.mention.start]):
@@ -176,7 +186,7 @@ def figures(text: str, left: list[str] | None = None) -> list[Figure]:
             after = sentence[m.end : m.end + 200]
             before = sentence[max(0, m.start - 12) : m.start]
             why = _not_a_result(sentence, m)
-            if why and left is not None and any(p.search(after[:80]) for p, what in UNITS if what[0] == "throughput"):
+            if why and left is not None and any(p.search(after[:80]) for p, what in UNITS if what[0] in _CLAIMED):
                 left.append(f"{_as_written(m)}: {why} (no claim drafted): {_short(sentence, 100)!r}")
             if (
                 why
@@ -250,6 +260,13 @@ def _not_a_result(sentence: str, m: Mention) -> str:
         else "a statistic of the run's parts" if _PART_STATISTIC.search(sentence[: m.start])
         else "a condition or an example, not a result" if _SUPPOSED.search(sentence[: m.start])
         else "a latency bound of the benchmark, not a result" if _REQUIRED.search(sentence)
+        else "a requirement, not a result"
+        if re.search(r"\b(?:must|should|has\s+to|have\s+to|needs?\s+to|required\s+to|within|under|below)\b[^.;]{0,40}$",
+                     sentence[max(0, m.start - 60) : m.start], re.I)
+        and re.match(r"\s*(?:ms|milliseconds?|s|secs?|seconds?)\b", sentence[m.end : m.end + 14], re.I)
+        else "a token latency (time to first token, per output token) of a load, not a result"
+        if _TOKEN_LATENCY.search(sentence[max(0, m.start - 60) : m.end + 60])
+        and re.match(r"\s*(?:ms|milliseconds?|s|secs?|seconds?)\b", sentence[m.end : m.end + 14], re.I)
         else ""
     )  # fmt: skip
 
@@ -311,7 +328,7 @@ def _own_words(found: list[Figure]) -> None:
     figure, "On Llama 2 70B, eleven nodes … reached", are its own and its clause's)."""
     by_clause: dict[tuple[str, int], list[Figure]] = {}
     for f in found:
-        if f.kind == "throughput":
+        if f.kind in _CLAIMED:
             by_clause.setdefault(_clause(f), []).append(f)
     for clause, fs in by_clause.items():
         _, start, end = _clause_span(fs[0])

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from benchkg.draft.figures import Figure, _clause, _clause_span, _clause_text, _states_context
+from benchkg.draft.figures import _CLAIMED, Figure, _clause, _clause_span, _clause_text, _states_context
 from benchkg.draft.page import _short
 from benchkg.records.names import Names
 
@@ -82,7 +82,7 @@ def groups(found: list[Figure], names: Names | None = None) -> list[Group]:
         for place in (_clause(f), f.sentence):
             bisect.insort(leads.setdefault(place, []), i)
 
-    for f in (f for f in found if f.kind == "throughput"):
+    for f in (f for f in found if f.kind in _CLAIMED):
         values = seen.setdefault((f.unit, f.scope), _Values())
         same = min((i for i, x in values.near(f) if _restates(x, f)), default=None)
         if same is not None:
