@@ -13,6 +13,7 @@ from benchkg.draft.figures import (
     _RACK,
     Figure,
     _clause,
+    _clause_text,
     _uncompared,
     _word_number,
     weak,
@@ -62,7 +63,7 @@ def _on_what(
     else:
         undecided.append("accelerator_ids: no accelerator record is named in the text")
     counts = [f for f in found if f.unit == "accelerators" and not _in_a_chip_name(f, names)]
-    count = _count_of(lead, scopes, counts, names, chips)
+    count = _count_of(lead, scopes, counts, names, chips, record.get("model_id"))
     if count is not None and _contradicted(count, counts):
         undecided.append(
             f"accelerator_count: the text gives {count} and {', '.join(map(str, _contradicted(count, counts)))} "
@@ -81,7 +82,13 @@ def _on_what(
     elif others:
         undecided.append(f"accelerator_count: the text also gives {', '.join(map(str, others))} (elsewhere)")
     nodes = _nodes_of(
-        lead, scopes, [f for f in found if f.unit == "nodes"], counts, record.get("accelerator_count"), names
+        lead,
+        scopes,
+        [f for f in found if f.unit == "nodes"],
+        counts,
+        record.get("accelerator_count"),
+        names,
+        record.get("model_id"),
     )
     if nodes is not None:
         record["node_count"] = nodes
@@ -183,7 +190,8 @@ def _nearest_figure(lead: Figure | None, figs: list[Figure]) -> Figure:
 
 #: "eight MI355X GPUs", "a single H100 GPU", "8 B300 units": a count in words, or of units
 _WORD_COUNT = re.compile(
-    rf"(?<![\w.,\-–]){_NUMBER}\s+(?:[A-Za-z][\w.-]*\s+){{0,3}}(?:gpus?|accelerators?|chips?|cards?|graphics processors?)\b",
+    rf"(?<![\w.,\-–]){_NUMBER}(?:\s+|-)(?:(?!(?:generations?|kinds?|types?|families|rounds?|of)\b)[A-Za-z][\w.-]*\s+){{0,3}}"
+    r"(?:gpus?|accelerators?|chips?|cards?|graphics processors?)\b",
     re.I,
 )
 
@@ -192,7 +200,14 @@ _WORD_COUNT = re.compile(
 _TIMES = re.compile(r"\b(\d+)\s?[×xX]\s?(?=[A-Z])")
 
 
-def _count_of(lead: Figure | None, scopes: list[str], counts: list[Figure], names: Names, chips: list[str]):
+def _count_of(
+    lead: Figure | None,
+    scopes: list[str],
+    counts: list[Figure],
+    names: Names,
+    chips: list[str],
+    model: str | None = None,
+):
     """The accelerator count of a claim, nearest first: a number with GPUs in its own words, clause,
     sentence or paragraph; in each, else a count in words ("eight MI355X GPUs"), a count before a chip
     ("72× GB300") or a whole rack ("a single GB300 NVL72 rack")."""
@@ -204,6 +219,7 @@ def _count_of(lead: Figure | None, scopes: list[str], counts: list[Figure], name
         mine = _own_first(None, counts, [scope])
         if mine:
             mine = [f for f in mine if lead and f.sentence == lead.sentence and _clause(f) == _clause(lead)] or mine
+            mine = _of_model(mine, model, names) or mine  # "… on Llama 2 70B with 87 GPUs, and on GPT-OSS with 94"
             return int(_nearest_figure(lead, mine).mention.value)
         words = next(
             (
@@ -227,14 +243,32 @@ def _count_of(lead: Figure | None, scopes: list[str], counts: list[Figure], name
     return None
 
 
+def _of_model(figs: list[Figure], model: str | None, names: Names | None) -> list[Figure]:
+    """The counts among ``figs`` whose clause names ``model`` and no other ("on Llama 2 70B with 11 nodes and
+    87 GPUs, and on GPT-OSS-120B with 12 nodes and 94 GPUs"), when several clauses name models."""
+    if not model or names is None:
+        return []
+    named = [(f, {m for m, _, _ in names.find("models", _clause_text(f))}) for f in figs]
+    if sum(1 for _, models in named if models) < 2:
+        return []
+    return [f for f, models in named if models == {model}]
+
+
 def _nodes_of(
-    lead: Figure | None, scopes: list[str], nodes: list[Figure], counts: list[Figure], count, names: Names | None = None
+    lead: Figure | None,
+    scopes: list[str],
+    nodes: list[Figure],
+    counts: list[Figure],
+    count,
+    names: Names | None = None,
+    model: str | None = None,
 ):
     """The node count of a claim, nearest scope first: a number of nodes, or one in words ("a single
     node", "eighteen virtual machines"); beside the accelerator count where a scope gives several."""
     nodes = [f for f in nodes if not _ranged(f)]  # "11-12 nodes": which, the text does not say
     for n, scope in enumerate(scopes):
         here = _own_first(lead, nodes, [scope]) if n else _own_first(lead, nodes, [])
+        here = _of_model(here, model, names) or here
         if here:
             return int(_beside(here, [f for f in counts if f.sentence in scope], count).mention.value)
         if n < 4:  # its words, clause, sentence, paragraph
