@@ -63,7 +63,12 @@ _SCENARIOS = [
     ("multi-stream", r"\bmulti-?stream\b"),
     (
         "server",
-        r"\bserver\b(?!\s+(?:throughput|harness|edition))|\bserving\b(?!\s+(?:software|stacks?|engines?|frameworks?|systems?|"
+        # "Server", "server scenario", "in server", "offline and server": a lower-case "a single server" is a machine
+        r"(?-i:\bServer\b)(?!\s+(?:throughput|harness|edition|Edition))|\bserver\s+(?:scenarios?|mode|results?|queries)\b|"
+        r"\bin\s+(?:the\s+)?server\b(?!\s+(?:room|rack|market|space|hardware|class|cpus?|gpus?))|"
+        r"\bserver(?=\s*(?:,|and|or|/)\s*(?:the\s+)?(?:offline|interactive)\b)|"
+        r"\b(?:offline|interactive)\s*(?:,|and|or|/)\s*(?:the\s+)?server\b|"
+        r"\bserving\b(?!\s+(?:software|stacks?|engines?|frameworks?|systems?|"
         r"platforms?|runtimes?|layers?|infrastructure|capabilit))",
     ),
     ("offline", r"\boffline\b"),
