@@ -320,7 +320,32 @@ def baseline_rounds_blanked(text: str) -> str:
     )
 
 
-def _suite(record: dict, text: str, here: str, sentence: str, names: Names, undecided: list[str]) -> None:
+#: a number's own words that put it in the round before: "in the previous round", "last round"
+_PREVIOUS_ROUND = re.compile(r"\b(?:previous|last|prior|preceding)\s+(?:MLPerf\s+)?round\b", re.I)
+
+
+def _round_before(suite_id: str, names: Names) -> str | None:
+    """The suite of the same family just before ``suite_id`` among the suite records (by version).
+
+    >>> n = Names(); [n.add("suites", s) for s in ("mlperf-inference-v5.1", "mlperf-inference-v6.0")] and None
+    >>> _round_before("mlperf-inference-v6.0", n), _round_before("mlperf-inference-v5.1", n)
+    ('mlperf-inference-v5.1', None)
+    """
+    m = re.fullmatch(r"(?P<family>.+-v)(?P<version>\d+\.\d+)", suite_id)
+    if not m:
+        return None
+    version = tuple(map(int, m.group("version").split(".")))
+    earlier = []
+    for other in names.ids("suites"):
+        o = re.fullmatch(re.escape(m.group("family")) + r"(\d+)\.(\d+)", other)
+        if o and (int(o.group(1)), int(o.group(2))) < version:
+            earlier.append(((int(o.group(1)), int(o.group(2))), other))
+    return max(earlier)[1] if earlier else None
+
+
+def _suite(
+    record: dict, text: str, here: str, sentence: str, names: Names, undecided: list[str], own: str = ""
+) -> None:
     """The suite the text names, those near the claim's number first, and a version the number's own
     sentence gives first of all ("our v5.1 result of 800,000 tokens/s"), MLPerf named or not; never the round
     of a comparison ("3.1x what we submitted in MLPerf Inference v5.1": the baseline's round)."""
@@ -346,6 +371,14 @@ def _suite(record: dict, text: str, here: str, sentence: str, names: Names, unde
         record["suite_id"] = best[0]
         if len(best) > 1:
             undecided.append(f"suite_id: the text also names {', '.join(best[1:])}")
+        if _PREVIOUS_ROUND.search(own):  # "2,907 in the previous round": the round before the text's
+            earlier = _round_before(best[0], names)
+            if earlier:
+                record["suite_id"] = earlier
+                undecided.append(f"suite_id: {earlier}, the round before {best[0]} ('the previous round')")
+            else:
+                record.pop("suite_id")
+                undecided.append(f"suite_id: the round before {best[0]} ('the previous round'), which has no record")
 
 
 def _what_was_measured(
@@ -365,7 +398,9 @@ def _what_was_measured(
     here = "\n".join(scopes) or text
     whole = whole or text
     sentence = scopes[2] if len(scopes) > 2 else ""  # what it is compared with after its number is not its own
-    _suite(record, whole, here, sentence[:at] + _uncompared(sentence[at:]), names, undecided)
+    _suite(
+        record, whole, here, sentence[:at] + _uncompared(sentence[at:]), names, undecided, scopes[0] if scopes else ""
+    )
     near = _nearest(scopes[:4], "", _divisions)  # its own row or sentence first ("…; Open; Server: 16,167 tok/s")
     if near:
         record["division"] = near[0]

@@ -138,6 +138,35 @@ def _per_user(sentence: str) -> bool:
     return bool(re.search(r"per[\s-]+user|/\s?user\b", sentence, re.I))
 
 
+#: "Per-GPU server throughput … went from about 2,907 … to roughly 8,064": per GPU, said before the figures
+_PER_GPU = re.compile(r"\bper[\s-](?:gpu|accelerator|chip)\b", re.I)
+#: "from A … to B": A and B are each their own claim, of one scope
+_FROM_TO = re.compile(r"\bfrom\b(?:[^.;]|\.\d)*\bto\s+(?:about\s+|roughly\s+|around\s+|nearly\s+|some\s+)?$", re.I)
+_FROM = re.compile(r"\bfrom\s+(?:about\s+|roughly\s+|around\s+|nearly\s+|some\s+)?$", re.I)
+
+
+def _per_gpu_before(sentence: str, at: int) -> bool:
+    """Whether the words of the clause before a figure say per GPU, with no other figure between but the
+    first of a "from … to" ("Per-GPU throughput went from about 2,907 … to roughly 8,064").
+
+    >>> s = "Per-GPU throughput went from about 2,907 tok/sec in v5.1 to roughly 8,064 tok/sec in v6.0."
+    >>> _per_gpu_before(s, s.index("2,907")), _per_gpu_before(s, s.index("8,064"))
+    (True, True)
+    >>> s = "At 16,500 tokens/s per GPU, the rack reached 1,186,750 tokens/s."
+    >>> _per_gpu_before(s, s.index("1,186,750"))
+    False
+    """
+    start = max(0, at - 160)
+    said = list(_PER_GPU.finditer(sentence, start, at))
+    if not said:
+        return False
+    between = sentence[said[-1].end() : at]
+    if re.search(r"[.;]\s", between):
+        return False
+    figures_between = re.search(r"\d[\d,.]*\s*(?:tokens?|tok|samples?|queries)\b", between, re.I)
+    return not figures_between or bool(_FROM_TO.search(between))
+
+
 @dataclass
 class Figure:
     """A number the text states with a unit, in its sentence."""
@@ -167,7 +196,11 @@ class Figure:
             return "per-query"
         if self.kind != "throughput":
             return ""
-        if self.mention.per_accelerator or _EACH_ACCELERATOR.search(self.sentence[: self.mention.start]):
+        if (
+            self.mention.per_accelerator
+            or _EACH_ACCELERATOR.search(self.sentence[: self.mention.start])
+            or _per_gpu_before(self.sentence, self.mention.start)
+        ):
             return "per-accelerator"
         return "per-user" if _per_user(self.sentence) else "aggregate"
 

@@ -8,7 +8,16 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from benchkg.draft.figures import _CLAIMED, Figure, _clause, _clause_span, _clause_text, _states_context
+from benchkg.draft.figures import (
+    _CLAIMED,
+    _FROM,
+    _FROM_TO,
+    Figure,
+    _clause,
+    _clause_span,
+    _clause_text,
+    _states_context,
+)
 from benchkg.draft.page import _short
 from benchkg.records.names import Names
 
@@ -161,7 +170,10 @@ def _own_context(f: Figure, names: Names | None = None) -> bool:
     """Whether a figure's own words state a count, a scenario, an instance count, or (with ``names``) a
     model or a chip of their own, or it is one of a list read "respectively": then it is a claim of its own,
     not a number reported beside another."""
-    if f.respectively or f.own[1] and _states_context(f.sentence, *f.own):
+    before = f.sentence[max(0, f.mention.start - 200) : f.mention.start]
+    if f.respectively or _FROM.search(before) or _FROM_TO.search(before):  # "from 2,907 … to 8,064": two claims
+        return True
+    if f.own[1] and _states_context(f.sentence, *f.own):
         return True
     if names and f.own[1]:
         words = f.sentence[f.own[0] : f.own[1]]
