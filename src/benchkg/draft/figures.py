@@ -157,7 +157,14 @@ def _per_gpu_before(sentence: str, at: int) -> bool:
     False
     """
     start = max(0, at - 160)
-    said = list(_PER_GPU.finditer(sentence, start, at))
+    said = [
+        m
+        for m in _PER_GPU.finditer(sentence, start, at)  # not "16,500 tokens/s per GPU": that figure's own
+        if not re.search(
+            r"\d[\d,.]*\s*[kKmM]?\s*[^\d]{0,30}?(?:/\s?s|/\s?sec|seconds?|tps)\s*$",
+            sentence[max(0, m.start() - 40) : m.start()],
+        )
+    ]
     if not said:
         return False
     between = sentence[said[-1].end() : at]
