@@ -215,8 +215,10 @@ def _count_of(
     mine = _own_first(lead, counts, scopes[:1])
     if mine:
         return int(_nearest_figure(lead, mine).mention.value)
-    for scope in scopes:
+    for n, scope in enumerate(scopes):
         mine = _own_first(None, counts, [scope])
+        if n >= 3 and chips:  # beyond its sentence, a count said of another chip is that chip's ("a four-GPU H100")
+            mine = [f for f in mine if not _another_chip(f.sentence[f.mention.end : f.mention.end + 40], chips, names)]
         if mine:
             mine = [f for f in mine if lead and f.sentence == lead.sentence and _clause(f) == _clause(lead)] or mine
             mine = _of_model(mine, model, names) or mine  # "… on Llama 2 70B with 87 GPUs, and on GPT-OSS with 94"
@@ -225,7 +227,9 @@ def _count_of(
             (
                 w
                 for w in _WORD_COUNT.finditer(scope)
-                if not _IN_A_NAME.search(scope[: w.start()]) and not _named_at(names, scope, w.start())
+                if not _IN_A_NAME.search(scope[: w.start()])
+                and not _named_at(names, scope, w.start())
+                and not (n >= 3 and chips and _another_chip(scope[w.start() : w.end() + 40], chips, names))
             ),
             None,
         )
@@ -241,6 +245,11 @@ def _count_of(
         if rack and (racks or chips and chips[0] in names.units):  # "a single GB300 NVL72 rack": its size
             return _word_number(rack.group("n")) * names.units[racks[0] if racks else chips[0]]
     return None
+
+
+def _another_chip(words: str, chips: list[str], names: Names) -> bool:
+    """Whether ``words`` (a count and what follows it) name a chip other than the claim's."""
+    return any(c not in chips for c, _, _ in names.find("accelerators", words))
 
 
 def _of_model(figs: list[Figure], model: str | None, names: Names | None) -> list[Figure]:
