@@ -64,7 +64,7 @@ _SCENARIOS = [
     (
         "server",
         # "Server", "server scenario", "in server", "offline and server": a lower-case "a single server" is a machine
-        r"(?-i:\bServer\b)(?!\s+(?:throughput|harness|edition|Edition))|\bserver\s+(?:scenarios?|mode|results?|queries)\b|"
+        r"(?-i:\bServer\b)(?!\s+(?:throughput|harness|edition|Edition))|\bserver\s+(?:scenarios?|mode|results?|queries|throughput\s*:)|"
         r"\bin\s+(?:the\s+)?server\b(?!\s+(?:room|rack|market|space|hardware|class|cpus?|gpus?))|"
         r"\bserver(?=\s*(?:,|and|or|/)\s*(?:the\s+)?(?:offline|interactive)\b)|"
         r"\b(?:offline|interactive)\s*(?:,|and|or|/)\s*(?:the\s+)?server\b|"
