@@ -304,7 +304,7 @@ def _not_a_result(sentence: str, m: Mention) -> str:
         else "a mark passed, not a result" if _BOUND.search(_before_digits(sentence, m))
         else "a statistic of the run's parts" if _PART_STATISTIC.search(sentence[: m.start])
         else "a condition or an example, not a result" if _SUPPOSED.search(sentence[: m.start])
-        else "a latency bound of the benchmark, not a result" if _REQUIRED.search(sentence)
+        else "a latency bound of the benchmark, not a result" if _bound_said(sentence, m)
         else "a requirement, not a result"
         if re.search(r"\b(?:must|should|has\s+to|have\s+to|needs?\s+to|required\s+to|within|under|below)\b[^.;]{0,40}$",
                      sentence[max(0, m.start - 60) : m.start], re.I)
@@ -342,6 +342,27 @@ def value_as_written(f: Figure) -> str | None:
     ):
         return None
     return written
+
+
+#: what a result says after a bound in its sentence: "…, which has to meet a 2 s TTFT, it sustained 276 tokens/s"
+_RESULT_VERB = re.compile(
+    r"\b(?:sustained|delivered|reached|achieved|generated|produced|processed|ran\s+at|hit|posted|scored|served)\b", re.I
+)
+
+
+def _bound_said(sentence: str, m: Mention) -> bool:
+    """Whether the number is part of the benchmark's latency bounds the sentence states: a bound is said
+    and no result verb stands between it and the number."""
+    bound = None
+    for found in _REQUIRED.finditer(sentence):
+        bound = found
+        if found.start() > m.start:
+            break
+    if bound is None:
+        return False
+    if bound.end() <= m.start:
+        return not _RESULT_VERB.search(sentence, bound.end(), m.start)
+    return True
 
 
 def _as_written(m: Mention) -> str:
