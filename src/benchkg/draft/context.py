@@ -321,7 +321,9 @@ def baseline_rounds_blanked(text: str) -> str:
 
 
 #: a number's own words that put it in the round before: "in the previous round", "last round"
-_PREVIOUS_ROUND = re.compile(r"\b(?:previous|last|prior|preceding)\s+(?:MLPerf\s+)?round\b", re.I)
+_PREVIOUS_ROUND = re.compile(
+    r"\b(?:in|from|during|of)\s+(?:the\s+)?(?:previous|last|prior|preceding)\s+(?:MLPerf\s+)?round\b", re.I
+)
 
 
 def _round_before(suite_id: str, names: Names) -> str | None:

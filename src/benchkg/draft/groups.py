@@ -190,14 +190,18 @@ _SAME = re.compile(
 )
 
 
+#: words after a number that make what follows a comparison: "1.18 times their …", "than", "over"
+_COMPARISON = re.compile(r"\d(?:\.\d+)?\s?(?:[x×]|times)\b|\bthan\b|\bcompared\b|\bversus\b", re.I)
+
+
 def _referred_back(drafts: list[Draft], leads: list[Figure | None]) -> None:
     """A claim whose own words point back at a system ("the same 512-GPU fleet delivered …") takes the
     chips, accelerator count and node count it does not state from the nearest claim before it whose
     sentence names the same thing (a fleet, a rack), else the nearest claim before it, and says so."""
     for n, (draft, lead) in enumerate(zip(drafts, leads)):
         same = _SAME.search(_clause_text(lead) if lead else "")  # "the same fleet delivered X … and Y …": both
-        if not same:
-            continue
+        if not same or lead and _COMPARISON.search(lead.sentence, lead.mention.end, same.start()):
+            continue  # ("1.18 times their v5.1 result on the same hardware": the baseline's system, not another claim's)
         noun = re.compile(rf"\b{re.escape(same.group().split()[-1])}\b", re.I)
         before = [(d, f) for d, f in zip(drafts[:n], leads[:n]) if f]
         named = [d for d, f in before if noun.search(f.sentence)] or [d for d, _ in before]
