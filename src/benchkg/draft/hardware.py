@@ -282,7 +282,13 @@ def _nodes_of(
             return int(_beside(here, [f for f in counts if f.sentence in scope], count).mention.value)
         if n < 4:  # its words, clause, sentence, paragraph
             words = next(
-                (w for w in _INSTANCES.finditer(scope) if not names or not _named_at(names, scope, w.start())), None
+                (
+                    w
+                    for w in _INSTANCES.finditer(scope)
+                    if (not names or not _named_at(names, scope, w.start()))
+                    and not re.search(r"\bfrom\s+$", scope[max(0, w.start() - 8) : w.start()])  # "from one node to …"
+                ),
+                None,
             )
             if words:
                 return _word_number(words.group("n"))
