@@ -93,7 +93,9 @@ def groups(found: list[Figure], names: Names | None = None) -> list[Group]:
 
     for f in (f for f in found if f.kind in _CLAIMED):
         values = seen.setdefault((f.unit, f.scope), _Values())
-        same = min((i for i, x in values.near(f) if _restates(x, f)), default=None)
+        # (a figure joins a claim it restates whose headline it does not contradict: "1.2 million" is the rounded
+        # 1,197,710 and 1,160,490 alike, but those two are two numbers)
+        same = min((i for i, x in values.near(f) if _restates(x, f) and _restates(out[i].lead, f)), default=None)
         if same is not None:
             group = out[same]
             if _precision(f) < _precision(group.lead):

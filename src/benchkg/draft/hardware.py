@@ -219,6 +219,8 @@ def _count_of(
         mine = _own_first(None, counts, [scope])
         if n >= 3 and chips:  # beyond its sentence, a count said of another chip is that chip's ("a four-GPU H100")
             mine = [f for f in mine if not _another_chip(f.sentence[f.mention.end : f.mention.end + 40], chips, names)]
+        if n >= 3:  # nor a baseline's ("21% more than the 956,523 tokens/s our 64-GPU configuration posted")
+            mine = [f for f in mine if not _BASELINE.search(f.sentence[: f.mention.start])]
         if mine:
             mine = [f for f in mine if lead and f.sentence == lead.sentence and _clause(f) == _clause(lead)] or mine
             mine = _of_model(mine, model, names) or mine  # "… on Llama 2 70B with 87 GPUs, and on GPT-OSS with 94"
@@ -230,6 +232,7 @@ def _count_of(
                 if not _IN_A_NAME.search(scope[: w.start()])
                 and not _named_at(names, scope, w.start())
                 and not (n >= 3 and chips and _another_chip(scope[w.start() : w.end() + 40], chips, names))
+                and not (n >= 3 and _BASELINE.search(_sentence_at(scope, w.start())[0]))
             ),
             None,
         )
@@ -245,6 +248,16 @@ def _count_of(
         if rack and (racks or chips and chips[0] in names.units):  # "a single GB300 NVL72 rack": its size
             return _word_number(rack.group("n")) * names.units[racks[0] if racks else chips[0]]
     return None
+
+
+#: words before a count that make it a baseline's, in another sentence than the claim's
+_BASELINE = re.compile(r"\bthan\b|\bcompared\b", re.I)
+
+
+def _sentence_at(text: str, at: int) -> tuple[str, int]:
+    """The sentence of ``text`` up to ``at`` (from the last full stop or line before it), and where it starts."""
+    start = max(text.rfind(". ", 0, at) + 2, text.rfind("\n", 0, at) + 1, 0)
+    return text[start:at], start
 
 
 def _another_chip(words: str, chips: list[str], names: Names) -> bool:

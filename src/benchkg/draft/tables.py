@@ -137,7 +137,8 @@ def _cell_sentences(cells: list[str], labels: list[int], j: int, header: list[st
     out = []
     for n, number in enumerate(numbers):
         words = [_PARTS.split(cells[k])[n] if k == split else _labelled(cells[k], header, k) for k in labels]
-        if head and not _UNIT.search(head) and head.lower() not in ("result", "results", "performance", "throughput"):
-            words.append(head)
+        label = _UNIT.sub("", head).strip(" ()") if _UNIT.search(head) else head  # "Offline (tokens/s)": Offline
+        if label and label.lower() not in ("result", "results", "performance", "throughput"):
+            words.append(label)
         out.append("; ".join(words) + f": {number}.")
     return out
