@@ -15,10 +15,10 @@ import re
 #: a table row: "| a | b |" (Markdown, and HTML tables as benchkg writes them out)
 _ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_BARE = re.compile(r"^\s*[~≈]?\s*\d[\d,]*(?:\.\d+)?\s*[kKmM]?\s*$")
+_BARE = re.compile(r"^\s*[~≈]?\s*(?:\d{1,3}(?: \d{3})+|\d[\d,]*)(?:\.\d+)?\s*[kKmM]?\s*$")  # "107 318" too
 #: a header that is a unit, or ends with one in brackets
 _UNIT = re.compile(
-    r"(?:^|\(|\bin\s+)\s*((?:output\s+)?tokens?\s*/\s*s(?:ec(?:ond)?)?|tok/s|tps|queries\s*/\s*s(?:ec(?:ond)?)?|"
+    r"(?:^|\(|\bin\s+|\b(?:system|total|aggregate|cluster|node)\s+)\s*((?:output\s+)?tokens?\s*/\s*s(?:ec(?:ond)?)?|tok/s|tps|queries\s*/\s*s(?:ec(?:ond)?)?|"
     r"samples\s*/\s*s(?:ec(?:ond)?)?|tokens per second|gpus|accelerators|nodes|ms)\s*\)?\s*$",
     re.I,
 )
@@ -82,7 +82,9 @@ def _read(block: list[list[str]], caption: str = "") -> list[str]:
     for row in block[1:]:
         cells = [_with_unit(c, header[j] if j < len(header) else "", caption) for j, c in enumerate(row)]
         values = [j for j, c in enumerate(cells) if _THROUGHPUT.search(c)]
-        labels = [j for j in range(len(cells)) if j not in values and cells[j]]
+        labels = [  # (a bare number under a header with no unit, "Per GPU: 13 415", is no value's label)
+            j for j in range(len(cells)) if j not in values and cells[j] and not (values and _BARE.match(cells[j]))
+        ]
         if not values:
             out.append("; ".join(_labelled(cells[j], header, j) for j in labels) + ".")
             continue
