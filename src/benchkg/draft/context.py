@@ -300,29 +300,31 @@ def _nearest(scopes: list[str], text: str, find) -> list:
 
 #: a round named in a comparison: after a ratio ("3.1x", "21% more", "1.18 times") or a comparing word, in
 #: the same sentence, before the round
+_COMPARING = (
+    r"(?:(?<![\w.])\d+(?:\.\d+)?\s?(?:[x×](?!\w)|times\b|%)|\bthan\b|\bover\b|\bcompared\s+(?:with|to)\b|\bversus\b|"
+    r"\bvs\b|\bup\s+from\b|\bprevious\s+round\b|\blast\s+round\b)[^.;!?\n]{0,120}?"
+)
 _BASELINE_ROUND = re.compile(
-    r"(?:\d(?:\.\d+)?\s?(?:[x×]|times\b|%)|\bthan\b|\bover\b|\bcompared\s+(?:with|to)\b|\bversus\b|\bvs\b|"
-    r"\bup\s+from\b|\bprevious\s+round\b|\blast\s+round\b)[^.;!?\n]{0,120}?"
-    r"(?P<round>MLPerf(?:®|™)?\s*(?:Inference\s*)?v?\d+\.\d+|(?<![\w.])v\d+\.\d+\b)",
-    re.I,
+    _COMPARING + r"(?P<round>MLPerf(?:®|™)?\s*(?:Inference\s*)?v?\d+\.\d+|(?<![\w.])v\d+\.\d+\b)", re.I
 )
 
 
-def baseline_rounds_blanked(text: str) -> str:
+def baseline_rounds_blanked(text: str, rounds: re.Pattern[str] | None = None) -> str:
     """``text`` with the rounds of its comparisons blanked (offsets hold): the round a ratio is over is its
     baseline's, not the number's.
 
     >>> baseline_rounds_blanked("3.1x the MI325X in MLPerf Inference v5.1; v6.0 results").split(";")[0].rstrip()
     '3.1x the MI325X in'
     """
-    return _BASELINE_ROUND.sub(
+    pattern = _BASELINE_ROUND if rounds is None else re.compile(_COMPARING + r"(?P<round>" + rounds.pattern + ")", re.I)
+    return pattern.sub(
         lambda m: m.group()[: m.start("round") - m.start()] + " " * (m.end("round") - m.start("round")), text
     )
 
 
 #: a number's own words that put it in the round before: "in the previous round", "last round"
 _PREVIOUS_ROUND = re.compile(
-    r"\b(?:in|from|during|of)\s+(?:the\s+)?(?:previous|last|prior|preceding)\s+(?:MLPerf\s+)?round\b", re.I
+    r"\b(?:in|from|during)\s+(?:the\s+)?(?:previous|last|prior|preceding)\s+(?:MLPerf\s+)?round\b", re.I
 )
 
 
@@ -373,7 +375,7 @@ def _suite(
         record["suite_id"] = best[0]
         if len(best) > 1:
             undecided.append(f"suite_id: the text also names {', '.join(best[1:])}")
-        if _PREVIOUS_ROUND.search(own):  # "2,907 in the previous round": the round before the text's
+        if _PREVIOUS_ROUND.search(baseline_rounds_blanked(own, _PREVIOUS_ROUND)):  # "2,907 in the previous round"
             earlier = _round_before(best[0], names)
             if earlier:
                 record["suite_id"] = earlier
@@ -414,7 +416,7 @@ def _what_was_measured(
                 continue
             if "division" not in record:
                 record["division"] = value
-                if re.search(r"\bopen\b", whole, re.I) and re.search(r"\bclosed\b", whole, re.I):  # both named
+                if re.search(r"\bopen\s+division\b", whole, re.I) and re.search(r"\bclosed\b", whole, re.I):  # both
                     weak(record, "division", "the text names the closed and the open division, neither near it")
     if record.get("suite_id", "").startswith("mlperf-inference") and "division" not in record:
         undecided.append(

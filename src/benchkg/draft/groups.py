@@ -193,7 +193,7 @@ _SAME = re.compile(
 
 
 #: words after a number that make what follows a comparison: "1.18 times their …", "than", "over"
-_COMPARISON = re.compile(r"\d(?:\.\d+)?\s?(?:[x×]|times)\b|\bthan\b|\bcompared\b|\bversus\b", re.I)
+_COMPARISON = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[x×](?!\w)|times\b)|\bthan\b|\bcompared\b|\bversus\b", re.I)
 
 
 def _referred_back(drafts: list[Draft], leads: list[Figure | None]) -> None:
