@@ -215,7 +215,7 @@ def vendor_suite(record: dict, source_id: str, names: Names) -> dict:
 #: not "on record"), first place; "first" alone is left out (a first cluster is not a first place)
 SUPERLATIVE = re.compile(
     r"\b(?:highest|fastest|best|leading|leads|top|unmatched|unrivall?ed|number one|no\. ?1|first place|"
-    r"ranked first|(?:a|an|new|world)\s+(?:[\w-]+\s+){0,2}record)\b|#\s?1\b",
+    r"ranked first|(?:a|an|new|world)\s+(?:[\w-]+\s+){0,2}record|set\s+the\s+record)\b|#\s?1\b",
     re.I,
 )
 
@@ -300,8 +300,14 @@ def _nearest(scopes: list[str], text: str, find) -> list:
 
 #: a round named in a comparison: after a ratio ("3.1x", "21% more", "1.18 times") or a comparing word, in
 #: the same sentence, before the round
+#: a span of time after "than" or "over" ("less than half a year", "over the past 18 months"): no comparison
+_TIME_AFTER = (
+    r"(?!\s+(?:the\s+)?(?:past\s+|last\s+|next\s+)?(?:half\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|"
+    r"ten|twelve|eighteen|\d+)?\s*(?:years?|months?|weeks?|days?|decades?|rounds?)\b)"
+)
 _COMPARING = (
-    r"(?:(?<![\w.])\d+(?:\.\d+)?\s?(?:[x×](?!\w)|times\b|%)|\bthan\b|\bover\b|\bcompared\s+(?:with|to)\b|\bversus\b|"
+    r"(?:(?<![\w.])\d+(?:\.\d+)?\s?(?:[x×](?!\w)|times\b|%)|\bthan\b" + _TIME_AFTER + r"|\bover\b" + _TIME_AFTER + r"|"
+    r"\bcompared\s+(?:with|to)\b|\bversus\b|"
     r"\bvs\b|\bup\s+from\b|\bprevious\s+round\b|\blast\s+round\b)[^.;!?\n]{0,120}?"
 )
 _BASELINE_ROUND = re.compile(

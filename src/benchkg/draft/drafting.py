@@ -33,6 +33,7 @@ from benchkg.draft.groups import Draft, Group, _earlier, _referred_back, _restat
 from benchkg.draft.hardware import _on_what
 from benchkg.draft.linking import Reference
 from benchkg.draft.page import _headline, _paragraph, _short, page_id, read_page
+from benchkg.draft.ratios import draft_relative
 from benchkg.records.names import Names
 
 
@@ -82,6 +83,8 @@ def _draft(path: Path, names: Names, ref: Reference | None) -> list[Draft]:
         readings = record.pop("_readings", {})
         if ref is not None:
             linking.apply(record, readings, ref, undecided)
+            if group and not record.get("_vendor"):
+                draft_relative(record, group.lead, text, ref, names, undecided)
         else:  # nothing to check what was read away from the number against
             linking.settle(record, record.pop("_weak", {}), None, linking.Reference((), {}, {}), undecided)
         suite = vendor_suite(record, source_id, names) if record.pop("_vendor", False) else None
