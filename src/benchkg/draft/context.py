@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 
-from benchkg.draft.figures import _SCENARIOS, Figure, _clause_span, _clause_text, _uncompared, weak
+from benchkg.draft.figures import _SCENARIOS, Figure, _clause_span, _clause_text, _uncompared
 from benchkg.draft.groups import Group
 from benchkg.draft.hardware import _named
+from benchkg.draft.linking import weak
 from benchkg.draft.page import _heading, _paragraph, _short, sentences
 from benchkg.draft.populations import among_of
 from benchkg.records.names import Names

@@ -27,13 +27,13 @@ from benchkg.draft.figures import (
     _per_user,
     _states_context,
     figures,
-    value_as_written,
 )
 from benchkg.draft.groups import Draft, Group, _earlier, _referred_back, _restated_per_accelerator, groups
 from benchkg.draft.hardware import _on_what
 from benchkg.draft.linking import Reference
 from benchkg.draft.page import _headline, _paragraph, _short, page_id, read_page
 from benchkg.draft.ratios import draft_relative
+from benchkg.kernel.matching import digits_interval, written_interval
 from benchkg.records.names import Names
 
 
@@ -159,6 +159,27 @@ def _claim(
         f for f in STATED_OR_OMITTED if not _stated(record, f, text) and f not in required | never
     ]
     return record, undecided
+
+
+def value_as_written(f: Figure) -> str | None:
+    """The number as the text writes it, where its spelling states more than its digits ("1.19M" is
+    1,185,000 to 1,195,000; "1,190,000" in a text, to the nearest ten thousand), else None.
+
+    >>> [value_as_written(f) for f in figures("It hit 1.19M tokens/s, then 910,621 tokens/s.")]
+    ['1.19M', None]
+    """
+    written = f.sentence[f.mention.start : f.mention.end].strip()
+    if re.fullmatch(r"[\d.,\s\u00a0\u2009\u202f]+", written):  # digits alone: the quote states them
+        return None
+    stated, digits = written_interval(written), digits_interval(f.mention.value)
+    if stated is None or (stated.low, stated.high, stated.open_low, stated.open_high) == (
+        digits.low,
+        digits.high,
+        digits.open_low,
+        digits.open_high,
+    ):
+        return None
+    return written
 
 
 def _respectively(record: dict, lead: Figure, names: Names, undecided: list[str]) -> None:

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from benchkg.draft.page import _short, sentences
-from benchkg.kernel.matching import digits_interval, written_interval
 from benchkg.kernel.numbers import NUMBER_WORDS, Mention, mentions
 
 #: a unit right after a number (words between allowed), and what it makes the number
@@ -314,34 +313,6 @@ def _not_a_result(sentence: str, m: Mention) -> str:
         and re.match(r"\s*(?:ms|milliseconds?|s|secs?|seconds?)\b", sentence[m.end : m.end + 14], re.I)
         else ""
     )  # fmt: skip
-
-
-def weak(record: dict, name: str, why: str) -> None:
-    """Mark a field of a draft claim as read away from its number (another paragraph, the whole text): the
-    draft keeps it only where the audited result the number restates agrees (:mod:`benchkg.draft.linking`),
-    else leaves it open with ``why``."""
-    record.setdefault("_weak", {})[name] = why
-
-
-def value_as_written(f: Figure) -> str | None:
-    """The number as the text writes it, where its spelling states more than its digits ("1.19M" is
-    1,185,000 to 1,195,000; "1,190,000" in a text, to the nearest ten thousand), else None.
-
-    >>> [value_as_written(f) for f in figures("It hit 1.19M tokens/s, then 910,621 tokens/s.")]
-    ['1.19M', None]
-    """
-    written = f.sentence[f.mention.start : f.mention.end].strip()
-    if re.fullmatch(r"[\d.,\s\u00a0\u2009\u202f]+", written):  # digits alone: the quote states them
-        return None
-    stated, digits = written_interval(written), digits_interval(f.mention.value)
-    if stated is None or (stated.low, stated.high, stated.open_low, stated.open_high) == (
-        digits.low,
-        digits.high,
-        digits.open_low,
-        digits.open_high,
-    ):
-        return None
-    return written
 
 
 #: what a result says after a bound in its sentence: "…, which has to meet a 2 s TTFT, it sustained 276 tokens/s"

@@ -16,8 +16,8 @@ from benchkg.draft.figures import (
     _clause_text,
     _uncompared,
     _word_number,
-    weak,
 )
+from benchkg.draft.linking import weak
 from benchkg.records.names import Names, Spans
 
 #: words that make the chips a text names one system: "heterogeneous", "a mix of", "one with … one with"
@@ -41,27 +41,7 @@ def _on_what(
     RTX Pro 6000 …" names the next number's chip), and from further away only the text's subject
     (named in ``earlier``, the text before its paragraph)."""
     here = "\n".join(scopes) or text
-    chips, where = [], -1
-    near = [s[:said] if n == 3 and said is not None else s for n, s in enumerate(scopes)]
-    for where, scope in enumerate([*near, text]):
-        chips = _named(names, "accelerators", _uncompared(scope), _uncompared(scope))
-        if chips:
-            break
-    if chips and where == len(scopes) and not _the_subject(chips, text, scopes, names, earlier):
-        weak(record, "accelerator_ids", "the text names it only away from this number")
-    if len(chips) > 1 and _MIXED.search(scope):  # "a heterogeneous cluster … MI300X … MI325X … MI355X"
-        record["accelerator_ids"] = chips
-        undecided.append(f"accelerator_ids: {', '.join(chips)}, one system of them all: give accelerator_mix")
-    elif chips and (len(chips) == 1 or where <= 1):  # one chip, or the first of its own words or clause
-        record["accelerator_ids"] = [chips[0]]
-        if len(chips) > 1:
-            record.setdefault("_readings", {})["accelerator_ids"] = chips
-            undecided.append(f"accelerator_ids: its clause names {', '.join(chips)}; the draft took {chips[0]}")
-    elif chips:
-        record.setdefault("_readings", {})["accelerator_ids"] = chips
-        undecided.append(f"accelerator_ids: the text names {', '.join(chips)} near it: which ran the number?")
-    else:
-        undecided.append("accelerator_ids: no accelerator record is named in the text")
+    chips = _chips_of(record, text, scopes, names, undecided, said, earlier)
     counts = [f for f in found if f.unit == "accelerators" and not _in_a_chip_name(f, names)]
     count = _count_of(lead, scopes, counts, names, chips, record.get("model_id"))
     if count is not None and _contradicted(count, counts):
@@ -107,6 +87,35 @@ def _on_what(
         record["submitter_id"] = organisations[0]
     elif organisations:
         undecided.append(f"submitter_id: the text names {', '.join(organisations)}")
+
+
+def _chips_of(
+    record: dict, text: str, scopes: list[str], names: Names, undecided: list[str], said: int | None, earlier: str
+) -> list[str]:
+    """The chips a claim ran on, nearest first (its paragraph only up to its sentence's end, further away
+    only the text's subject), set in ``record`` where one reading stands; every chip named near it."""
+    chips, where = [], -1
+    near = [s[:said] if n == 3 and said is not None else s for n, s in enumerate(scopes)]
+    for where, scope in enumerate([*near, text]):
+        chips = _named(names, "accelerators", _uncompared(scope), _uncompared(scope))
+        if chips:
+            break
+    if chips and where == len(scopes) and not _the_subject(chips, text, scopes, names, earlier):
+        weak(record, "accelerator_ids", "the text names it only away from this number")
+    if len(chips) > 1 and _MIXED.search(scope):  # "a heterogeneous cluster … MI300X … MI325X … MI355X"
+        record["accelerator_ids"] = chips
+        undecided.append(f"accelerator_ids: {', '.join(chips)}, one system of them all: give accelerator_mix")
+    elif chips and (len(chips) == 1 or where <= 1):  # one chip, or the first of its own words or clause
+        record["accelerator_ids"] = [chips[0]]
+        if len(chips) > 1:
+            record.setdefault("_readings", {})["accelerator_ids"] = chips
+            undecided.append(f"accelerator_ids: its clause names {', '.join(chips)}; the draft took {chips[0]}")
+    elif chips:
+        record.setdefault("_readings", {})["accelerator_ids"] = chips
+        undecided.append(f"accelerator_ids: the text names {', '.join(chips)} near it: which ran the number?")
+    else:
+        undecided.append("accelerator_ids: no accelerator record is named in the text")
+    return chips
 
 
 #: words that make a paragraph's numbers another system's than the one the text opens with

@@ -38,6 +38,13 @@ _FIELDS = (
 )
 
 
+def weak(record: dict, name: str, why: str) -> None:
+    """Mark a field of a draft claim as read away from its number (another paragraph, the whole text): the
+    draft keeps it only where the audited result the number restates agrees (:mod:`benchkg.draft.linking`),
+    else leaves it open with ``why``."""
+    record.setdefault("_weak", {})[name] = why
+
+
 @dataclass(frozen=True)
 class Reference:
     """The audited results of the reference set as the rule reads them, their records by id, and each
@@ -268,7 +275,8 @@ def _differs(result: Result, reading: Reading) -> list[str]:
         allowed = reading.stated.get(name)
         if allowed and mine[name] not in allowed:
             said = ", ".join(sorted("+".join(sorted(v)) if isinstance(v, frozenset) else str(v) for v in allowed))
-            theirs = "+".join(sorted(mine[name])) if isinstance(mine[name], frozenset) else mine[name]
+            value = mine[name]
+            theirs = "+".join(sorted(value)) if isinstance(value, frozenset) else value
             out.append(f"{dict(_FIELDS)[name]}: the text says {said}, the result {theirs}")
     return out
 

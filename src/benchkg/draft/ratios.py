@@ -131,9 +131,8 @@ def _baseline(record: dict, lead: Figure, words: str, ref: Reference, names: Nam
     """The baseline of a comparison: the same system in a named round, or the one audited result its words
     describe."""
     rounds = [f"mlperf-inference-v{r.group('v') or r.group('w')}" for r in _ROUND.finditer(words)]
-    if _PREVIOUS.search(words) and record.get("suite_id"):
-        rounds.append(_round_before(record["suite_id"], ref))
-    rounds = [r for r in rounds if r]
+    before = _round_before(record["suite_id"], ref) if _PREVIOUS.search(words) and record.get("suite_id") else None
+    rounds += [before] if before else []
     earlier = _from_round(lead, record, ref)  # "went from 2,907 in the previous round to 8,064 in v6.0 (2.77x)"
     if earlier and earlier != record.get("suite_id"):
         return {"same_system_in": earlier}

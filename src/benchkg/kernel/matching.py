@@ -7,15 +7,12 @@ states anything in [1,185,000, 1,195,000]; "5.7 s" states [5.65, 5.75]; "over 1M
 zeros are places, not digits: "1,190,000 tokens/s" is written to the ten thousand, as "1.19M" is (and a
 round number to two figures at least: "100,000" is 95,000 to 105,000).
 :func:`stated_interval` reads the interval from the text's own spelling (``value_as_written``), else from
-the source quote's mention of the value, else from the record's value (half a unit of its last digit:
-a record's ``1190000`` alone says nothing of how the text rounded it).
+the source quote's mention of the value, else from the record's value (half a unit of its last digit).
 
 An audited result *is* the number a claim states (:func:`restates`) when its value as published lies in the
-claim's interval (both read as the roundings they are: a published 910,621 is 910,620.5 to 910,621.5, so a
-harness's 910,621.36 restates it),
-in the claim's round, model and scenario, in the same unit and scope, and where the claim states them on the
-same hardware as a whole (a mixed system meets only the same combination), with the same count, division,
-tier and submitter. :func:`judge` gives the verdict: ``matches`` (the written digits are the published
+claim's interval (both read as the roundings they are: a published 910,621 is 910,620.5 to 910,621.5), in the
+claim's round, model and scenario, unit and scope, and where the claim states them on the same hardware as a
+whole (a mixed system meets only the same combination), count, division, tier, submitter and named result. :func:`judge` gives the verdict: ``matches`` (the written digits are the published
 value), ``matches as written`` (within the interval), ``differs`` (the nearest audited result of that key,
 with the ratio), or ``no audited result`` (and of what). Everything that says whether a vendor's number
 is the audited one — ``bk:auditedBy``, ``vendor-vs-audited``, ``show``, the superlative check, the site —
