@@ -458,7 +458,7 @@ def _word_number(text: str) -> int:
 
 #: a chip a number is compared with, not run on: "3.1x the MI325X result", "than the H100", "over B200"
 _COMPARED = re.compile(
-    r"(?:\b(?:than|versus|vs\.?|compared\s+(?:with|to)|relative\s+to)|(?<![\w.])\d+(?:\.\d+)?\s?(?:[x×]|\s+times\b)(?:\s+(?:that\s+of|the))?)"
+    r"(?:\b(?:than|versus|vs\.?|compared\s+(?:with|to)|relative\s+to)|(?<![\w.])\d+(?:\.\d+)?\s?(?:[x×]|\s+times\b)\s+(?:that\s+of|the|more|higher|faster|better|over|than)\b)"
     r"\s+(?:(?:the|an?|its|previous|prior|earlier)\s+)*(?:[\w.-]+\s+){0,8}?[\w.-]*\d[\w.-]*",
     re.I,
 )

@@ -87,8 +87,9 @@ def _reference(stamp: tuple[tuple[str, int], ...]) -> Reference:
     for folder, _ in stamp:
         for path in sorted(Path(folder, "accelerators").glob("*.json")):
             data = _json(path)
-            if isinstance(data.get("made_of_id"), str):
-                base[path.stem] = data["made_of_id"]
+            made_of = data.get("made_of_id") or data.get("variant_of_id")  # a rack's chip, a variant's base chip
+            if isinstance(made_of, str):
+                base[path.stem] = made_of
         for path in sorted(Path(folder, "benchmarks").glob("*.json")):
             data = _json(path)
             if data.get("measured_by") == "mlcommons" and "value" in data and "id" in data:
