@@ -15,8 +15,9 @@ from collections import Counter
 
 import pytest
 
+from benchkg.kernel.matching import stated_interval
 from conftest import DATA, FIXTURES, FULL_DATA, cli, summary
-from draft_scoring import FIELDS, Linking, Score, score_text
+from draft_scoring import FIELDS, WHERE_GIVEN, Linking, Score, score_text
 
 CORPUS = FIXTURES / "draft" / "announcements"
 EXPECTED = json.loads((CORPUS / "expected.json").read_text())
@@ -115,6 +116,36 @@ def test_the_corpus_has_forty_texts_of_twelve_organisations_and_every_structure_
     assert {p.name for p in CORPUS.iterdir()} - {"expected.json", "README.md"} == set(EXPECTED)
 
 
+#: the classes issue 61 found draft failing on, each in two held-out texts or more
+CLASSES = {
+    "dash-variants",
+    "other-systems",
+    "respectively",
+    "heterogeneous-elsewhere",
+    "division-elsewhere",
+    "time-span",
+    "targets",
+    "superlative-elsewhere",
+    "per-gpu-own-claim",
+    "words-and-seconds",
+    "comparison-round",
+    "unsubmitted",
+    "mislabelled",
+    "rounded-restatement",
+}
+
+
+def test_the_held_out_texts_of_issue_61_cover_every_class_twice():
+    """Issue 61: 25 texts or more, written before draft changed by a helper that had not read it, of
+    outlets new to the corpus, each class in two of them."""
+    held = {n: e for n, e in EXPECTED.items() if e["written"].startswith("held out for issue 61")}
+    assert len(held) >= 25
+    seen = Counter(c for e in held.values() for c in e["classes"])
+    assert {c for c in CLASSES if seen[c] < 2} == set(), seen
+    earlier = {e["organisation"] for n, e in EXPECTED.items() if n not in held}
+    assert len({e["organisation"] for e in held.values()} - earlier) >= 15
+
+
 def test_no_drafted_field_is_filled_in_wrongly(scored):
     """The rule of issue 43: a field is the curator's, or left open; never another value (a wrong
     scenario, count, model, suite or measured_by would make a wrong verdict)."""
@@ -139,18 +170,29 @@ def test_most_fields_are_drafted_exactly(scored):
 
 
 def test_a_field_left_open_is_said_on_stderr(drafted):
-    """What draft does not fill in for a claim the curator enters, it says on stderr, field by field."""
+    """What draft does not fill in for a claim the curator enters, it says on stderr, field by field (issue 61:
+    every field, the audited result it restates and a stated ratio among them)."""
     silent = []
     for name, entry in EXPECTED.items():
         claims, said = drafted[name]
         for want in entry["claims"]:
             got = next(c for c in claims if c.get("value") == want["value"])
-            for field in ("accelerator_count", "node_count", "scenario", "model_id", "suite_id", "measured_by"):
-                if want[field] is not None and got.get(field) is None:
+            for field in FIELDS + WHERE_GIVEN:
+                if field in ("reported", "asserts"):  # (none is open: test_most_fields_are_drafted_exactly)
+                    continue
+                if field == "value_as_written" and _same_precision(want):  # (its digits state it as well)
+                    continue
+                if want.get(field) is not None and got.get(field) is None:
                     block = _claim_block(said, got["id"])
-                    if f"{field}:" not in block and field not in got.get("omitted_by_source", []):
+                    reasons = [f"{field}:"] + (["conflict:"] if field == "restates" else [])
+                    if not any(r in block for r in reasons) and field not in got.get("omitted_by_source", []):
                         silent.append(f"{name} {got['id']} {field}")
     assert silent == [], "\n".join(silent)
+
+
+def _same_precision(want: dict) -> bool:
+    """Whether the curator's spelling of the number states what its digits state ("about 2,907")."""
+    return str(stated_interval(want["value"], want.get("value_as_written"))) == str(stated_interval(want["value"]))
 
 
 def _claim_block(said: str, claim_id: str) -> str:

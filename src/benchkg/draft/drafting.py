@@ -81,12 +81,11 @@ def _draft(path: Path, names: Names, ref: Reference | None) -> list[Draft]:
         record, undecided = _claim("", group, text, title, names, claimed, len(claims) == 1, others)
         record["sources"] = _quotes(group, found, source_id, title, single=len(claims) == 1)
         readings = record.pop("_readings", {})
+        linking.settle(record, record.pop("_weak", {}), undecided)  # (read away from its number: left open)
         if ref is not None:
             linking.apply(record, readings, ref, undecided)
             if group and not record.get("_vendor"):
                 draft_relative(record, group.lead, text, ref, names, undecided)
-        else:  # nothing to check what was read away from the number against
-            linking.settle(record, record.pop("_weak", {}), None, linking.Reference((), {}, {}), undecided)
         suite = vendor_suite(record, source_id, names) if record.pop("_vendor", False) else None
         out.append(Draft(record, source, found, undecided, suite))
     _referred_back(out, [g.lead if g else None for g in claims])

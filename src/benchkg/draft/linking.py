@@ -40,8 +40,7 @@ _FIELDS = (
 
 def weak(record: dict, name: str, why: str) -> None:
     """Mark a field of a draft claim as read away from its number (another paragraph, the whole text): the
-    draft keeps it only where the audited result the number restates agrees (:mod:`benchkg.draft.linking`),
-    else leaves it open with ``why``."""
+    draft leaves it open, saying ``why`` (:func:`settle`), before linking the claim."""
     record.setdefault("_weak", {})[name] = why
 
 
@@ -287,17 +286,10 @@ def apply(record: dict, readings: dict[str, list], ref: Reference, undecided: li
     it in ``restates``, settle a field the text left between several readings to the one that agrees,
     and say on stderr what the result has that the text does not; else list the candidates or the
     conflict. Fields the text does not state stay absent."""
-    weak = record.pop("_weak", {})
     if "value" not in record or record.get("_vendor"):  # the vendor's own number restates no result
-        settle(record, weak, None, ref, undecided)
         return
     reading = Reading.of(record, readings, ref)
     found = link(reading, ref)
-    if found.result is None and not found.candidates and weak:  # what was read away from it may be wrong
-        loose = Reading.of({k: v for k, v in record.items() if k not in weak}, readings, ref)
-        if (other := link(loose, ref)).result is not None:
-            reading, found = loose, other
-    settle(record, weak, found.result, ref, undecided)
     number = f"{Decimal(str(record['value'])):,} {record['unit']}"
     if found.result is not None:
         result = found.result
@@ -348,25 +340,21 @@ def apply(record: dict, readings: dict[str, list], ref: Reference, undecided: li
                 + ": the draft keeps what the text says"
             )
 
+    else:
+        undecided.append(
+            f"restates: no audited result agrees with {number} and what the text says of it (the vendor's own "
+            "number, a round or result the reference set does not hold, or a field the text gives wrongly)"
+        )
 
-STRICT = True
 
-
-def settle(record: dict, weak: dict[str, str], result: Result | None, ref: Reference, undecided: list[str]) -> None:
-    """Keep each field read away from the number (``weak``: field -> why) where the audited result it
-    restates agrees, else leave it open and say why: a chip named in another paragraph is another
-    system's as often as this one's."""
+def settle(record: dict, weak: dict[str, str], undecided: list[str]) -> None:
+    """Leave open each field read away from the number (``weak``: field -> why) and say why: a chip named in
+    another paragraph is another system's as often as this one's, and an audited result that agrees is no
+    proof the text means it (rule 2 of docs/records.md, "Drafting from a text")."""
     for name, why in weak.items():
         if name not in record:
             continue
-        value = record[name]
-        said = ref.chips(value) if name == "accelerator_ids" else value
-        if result is not None and _fields(result).get(name) == said and STRICT is False:
-            continue
-        record.pop(name)
+        value = record.pop(name)
         undecided[:] = [u for u in undecided if not u.startswith(f"{name}:")]
         shown = ", ".join(value) if isinstance(value, list) else value
-        undecided.append(
-            f"{name}: {shown}? {why}, and no audited result it restates says so: left open (fill it in if the text "
-            "means this number)"
-        )
+        undecided.append(f"{name}: {shown}? {why}: left open (fill it in if the text means this number)")
