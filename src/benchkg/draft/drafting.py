@@ -22,10 +22,12 @@ from benchkg.draft.figures import (
     _SCENARIOS,
     Figure,
     _as_written,
+    _bounds,
     _breaks,
     _number,
     _per_user,
     _states_context,
+    _verbs,
     figures,
 )
 from benchkg.draft.groups import Draft, Group, _earlier, _referred_back, _restated_per_accelerator, groups
@@ -55,7 +57,7 @@ def draft(path: Path, names: Names, ref: Reference | None = None) -> list[Draft]
 def _forget() -> None:
     """Empty the per-sentence caches: within one text a sentence is one object, found by identity; a
     later text's equal sentence would be compared whole, at every lookup (megabytes, each time)."""
-    for cached in (_per_user, _short, _breaks, _states_context):
+    for cached in (_per_user, _short, _breaks, _states_context, _bounds, _verbs):
         cached.cache_clear()
 
 

@@ -204,7 +204,7 @@ class Figure:
             return ""
         if (
             self.mention.per_accelerator
-            or _EACH_ACCELERATOR.search(self.sentence[: self.mention.start])
+            or _EACH_ACCELERATOR.search(self.sentence[max(0, self.mention.start - 300) : self.mention.start])
             or _per_gpu_before(self.sentence, self.mention.start)
         ):
             return "per-accelerator"
@@ -301,8 +301,8 @@ def _not_a_result(sentence: str, m: Mention) -> str:
     return (
         "a range, not one result" if m.range_low is not None and not _counted(sentence, m)
         else "a mark passed, not a result" if _BOUND.search(_before_digits(sentence, m))
-        else "a statistic of the run's parts" if _PART_STATISTIC.search(sentence[: m.start])
-        else "a condition or an example, not a result" if _SUPPOSED.search(sentence[: m.start])
+        else "a statistic of the run's parts" if _PART_STATISTIC.search(sentence[max(0, m.start - 300) : m.start])
+        else "a condition or an example, not a result" if _SUPPOSED.search(sentence[max(0, m.start - 300) : m.start])
         else "a latency bound of the benchmark, not a result" if _bound_said(sentence, m)
         else "a requirement, not a result"
         if re.search(r"\b(?:must|should|has\s+to|have\s+to|needs?\s+to|required\s+to|within|under|below)\b[^.;]{0,40}$",
@@ -322,18 +322,31 @@ _RESULT_VERB = re.compile(
 
 
 def _bound_said(sentence: str, m: Mention) -> bool:
-    """Whether the number is part of the benchmark's latency bounds the sentence states: a bound is said
-    and no result verb stands between it and the number."""
-    bound = None
-    for found in _REQUIRED.finditer(sentence):
-        bound = found
-        if found.start() > m.start:
-            break
-    if bound is None:
+    """Whether the number is part of the benchmark's latency bounds the sentence states: a bound is said at
+    it or after it, or before it with no result verb between."""
+    bounds = _bounds(sentence)
+    if not bounds:
         return False
-    if bound.end() <= m.start:
-        return not _RESULT_VERB.search(sentence, bound.end(), m.start)
-    return True
+    at = bisect.bisect_right([a for a, _ in bounds], m.start)
+    if at < len(bounds):  # a bound at or after the number
+        return True
+    start, end = bounds[-1]
+    if end > m.start:
+        return True
+    verbs = _verbs(sentence)
+    return not any(end <= v < m.start for v in verbs[bisect.bisect_left(verbs, end) :][:1])
+
+
+@functools.lru_cache(maxsize=256)
+def _bounds(sentence: str) -> tuple[tuple[int, int], ...]:
+    """Where a sentence states latency bounds, found once per sentence (a page of figures is one sentence)."""
+    return tuple((f.start(), f.end()) for f in _REQUIRED.finditer(sentence))
+
+
+@functools.lru_cache(maxsize=256)
+def _verbs(sentence: str) -> tuple[int, ...]:
+    """Where a sentence's result verbs start, found once per sentence."""
+    return tuple(f.start() for f in _RESULT_VERB.finditer(sentence))
 
 
 def _as_written(m: Mention) -> str:
