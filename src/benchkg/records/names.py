@@ -58,7 +58,9 @@ class Names:
     names: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (kind, id) -> its names
     units: dict[str, int] = field(default_factory=dict)  # a rack's or system's id -> the accelerators it holds
 
-    _patterns: dict[str, list[tuple[str, str, re.Pattern[str]]]] = field(default_factory=dict, repr=False, compare=False)
+    _patterns: dict[str, list[tuple[str, str, re.Pattern[str]]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def add(self, kind: str, record_id: str, *names: str) -> None:
         self._patterns.pop(kind, None)  # (found again on the next find)
