@@ -1,4 +1,4 @@
-"""`benchkg draft` on announcements as they are really written: 52 texts modelled on real announcements
+"""`benchkg draft` on announcements as they are really written: 78 texts modelled on real announcements
 of MLPerf Inference results (tests/fixtures/draft/announcements/README.md), each with the claims a
 careful curator enters from it, field for field. The reading rules these hold are in docs/records.md
 ("Drafting from a text").
@@ -161,10 +161,11 @@ def test_every_claim_a_curator_enters_is_drafted_and_nothing_else(scored):
 
 
 def test_most_fields_are_drafted_exactly(scored):
-    """The floor under the accuracy this change measured (923 of 1,027 fields; measured_by is left to a
-    person for an MLPerf result, by design): a change that reads less must say so."""
-    total = sum((scored.fields[f] for f in FIELDS), Counter())
-    assert total["exact"] >= 910, scored.table()
+    """The floor under the accuracy issue 61 measured (2,013 of 2,226 fields, restates and the ratios and
+    spellings of its held-out texts among them; measured_by is left to a person for an MLPerf result, by
+    design): a change that reads less must say so."""
+    total = sum((scored.fields[f] for f in (*FIELDS, *WHERE_GIVEN)), Counter())
+    assert total["exact"] >= 2000, scored.table()
     for field in ("value", "unit", "scope", "division", "reported", "asserts"):
         assert scored.fields[field]["open"] == 0, f"{field}: {scored.fields[field]}"
 
