@@ -15,9 +15,11 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from benchkg.draft.context import _round_before
 from benchkg.draft.figures import Figure
-from benchkg.draft.linking import Reference
-from benchkg.kernel.matching import stated_interval
+from benchkg.draft.linking import Reference, _fields
+from benchkg.draft.page import _short
+from benchkg.kernel.matching import published_digits, stated_interval
 from benchkg.kernel.numbers import mentions
 from benchkg.records.names import Names
 
@@ -119,21 +121,21 @@ def draft_relative(record: dict, lead: Figure, text: str, ref: Reference, names:
     if over is None:
         undecided.append(
             f"relative: the text says {relative['as_written']!r} of {record['value']:,} {record['unit']}, over "
-            f"{_short(words)!r}: no single audited result is that baseline (give relative.over by hand)"
+            f"{_short(words, 90)!r}: no single audited result is that baseline (give relative.over by hand)"
         )
         return
     relative["over"] = over
     record["relative"] = relative
-    undecided.append(f"relative: {relative['as_written']} over {over}, from {_short(words)!r}: check the baseline")
+    undecided.append(f"relative: {relative['as_written']} over {over}, from {_short(words, 90)!r}: check the baseline")
 
 
 def _baseline(record: dict, lead: Figure, words: str, ref: Reference, names: Names) -> dict | None:
     """The baseline of a comparison: the same system in a named round, or the one audited result its words
     describe."""
     rounds = [f"mlperf-inference-v{r.group('v') or r.group('w')}" for r in _ROUND.finditer(words)]
-    before = _round_before(record["suite_id"], ref) if _PREVIOUS.search(words) and record.get("suite_id") else None
+    before = _round_before(record["suite_id"], names) if _PREVIOUS.search(words) and record.get("suite_id") else None
     rounds += [before] if before else []
-    earlier = _from_round(lead, record, ref)  # "went from 2,907 in the previous round to 8,064 in v6.0 (2.77x)"
+    earlier = _from_round(lead, record, names)  # "went from 2,907 in the previous round to 8,064 in v6.0 (2.77x)"
     if earlier and earlier != record.get("suite_id"):
         return {"same_system_in": earlier}
     if _SAME_SYSTEM.search(words) and rounds:
@@ -165,11 +167,11 @@ def _baseline(record: dict, lead: Figure, words: str, ref: Reference, names: Nam
     candidates = [
         r
         for r in ref.results
-        if all(_field(r, k) in v for k, v in stated.items())
+        if all(_fields(r)[k] in v for k, v in stated.items())
         and r.unit == record["unit"]
         and (
             value is None
-            or stated_interval(value, words[values[0].start : values[0].end]).meets(stated_interval(r.value))
+            or stated_interval(value, words[values[0].start : values[0].end]).meets(published_digits(r.value))
         )
         and r.id != record.get("restates")
     ]
@@ -186,23 +188,13 @@ def _baseline(record: dict, lead: Figure, words: str, ref: Reference, names: Nam
     return {"claim_id": min(candidates, key=lambda r: (r.tier or "", r.id)).id}
 
 
-def _field(result, name: str):
-    return {
-        "model_id": result.model,
-        "scenario": result.scenario,
-        "suite_id": result.suite,
-        "accelerator_ids": result.chips,
-        "accelerator_count": result.count,
-    }[name]
-
-
 #: "from A … to" before the figure B: the words of A
 _FROM_A_TO = re.compile(
     r"\bfrom\b(?P<a>(?:[^.;]|\.\d)*)\bto\s+(?:about\s+|roughly\s+|around\s+|nearly\s+|some\s+)?$", re.I
 )
 
 
-def _from_round(lead: Figure, record: dict, ref: Reference) -> str | None:
+def _from_round(lead: Figure, record: dict, names: Names) -> str | None:
     """For B of "from A … to B", the round A's words name ("in the previous round", "in v5.1"), else None."""
     m = _FROM_A_TO.search(lead.sentence[max(0, lead.mention.start - 200) : lead.mention.start])
     if not m:
@@ -211,28 +203,9 @@ def _from_round(lead: Figure, record: dict, ref: Reference) -> str | None:
     if named:
         return f"mlperf-inference-v{named.group('v') or named.group('w')}"
     if _PREVIOUS.search(m.group("a")) and record.get("suite_id"):
-        return _round_before(record["suite_id"], ref)
+        return _round_before(record["suite_id"], names)
     return None
-
-
-def _round_before(suite_id: str, ref: Reference) -> str | None:
-    m = re.fullmatch(r"(?P<family>.+-v)(?P<version>\d+\.\d+)", suite_id)
-    if not m:
-        return None
-    version = tuple(map(int, m.group("version").split(".")))
-    rounds = {r.suite for r in ref.results}
-    earlier = []
-    for other in rounds:
-        o = re.fullmatch(re.escape(m.group("family")) + r"(\d+)\.(\d+)", other)
-        if o and (int(o.group(1)), int(o.group(2))) < version:
-            earlier.append(((int(o.group(1)), int(o.group(2))), other))
-    return max(earlier)[1] if earlier else None
 
 
 def _plain(number: Decimal) -> int | float:
     return int(number) if number == number.to_integral_value() else float(number)
-
-
-def _short(words: str, limit: int = 90) -> str:
-    words = " ".join(words.split())
-    return words if len(words) <= limit else words[: limit - 1] + "…"
