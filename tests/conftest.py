@@ -105,3 +105,24 @@ def tool(name: str) -> str:
     if not path:
         pytest.fail(f"{name} is not installed; run `make test-tools` (Debian chromium, raptor2-utils; npm n3, jsonld)")
     return path
+
+
+#: tables a test writes for ``make test``'s output (the draft corpus's scores and links): printed at its end
+SUMMARIES = Path(__file__).parent / "artifacts" / "summaries"
+
+
+def summary(name: str, text: str) -> None:
+    """Keep ``text`` to print at the end of the test run, under ``name`` (from any xdist worker)."""
+    SUMMARIES.mkdir(parents=True, exist_ok=True)
+    (SUMMARIES / f"{name}.md").write_text(text + "\n", encoding="utf-8")
+
+
+def pytest_sessionstart(session):
+    if not hasattr(session.config, "workerinput"):  # the controller: last run's tables are not this run's
+        shutil.rmtree(SUMMARIES, ignore_errors=True)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    for path in sorted(SUMMARIES.glob("*.md")) if SUMMARIES.is_dir() else ():
+        terminalreporter.write_sep("-", path.stem)
+        terminalreporter.write_line(path.read_text(encoding="utf-8").rstrip())

@@ -1,4 +1,4 @@
-"""`benchkg draft` on announcements as they are really written: 52 texts modelled on real announcements
+"""`benchkg draft` on announcements as they are really written: 78 texts modelled on real announcements
 of MLPerf Inference results (tests/fixtures/draft/announcements/README.md), each with the claims a
 careful curator enters from it, field for field. The reading rules these hold are in docs/records.md
 ("Drafting from a text").
@@ -15,8 +15,9 @@ from collections import Counter
 
 import pytest
 
-from conftest import DATA, FIXTURES, FULL_DATA, cli
-from draft_scoring import FIELDS, Score, score_text
+from benchkg.kernel.matching import stated_interval
+from conftest import DATA, FIXTURES, FULL_DATA, cli, summary
+from draft_scoring import FIELDS, WHERE_GIVEN, Linking, Score, score_text
 
 CORPUS = FIXTURES / "draft" / "announcements"
 EXPECTED = json.loads((CORPUS / "expected.json").read_text())
@@ -58,7 +59,7 @@ def drafted() -> dict[str, tuple[list[dict], str, list[dict]]]:
     --out, the suite records it adds."""
     out = {}
     for name in EXPECTED:
-        result = cli("draft", CORPUS / name, "--data", DATA)
+        result = cli("draft", CORPUS / name, "--data", FULL_DATA)
         assert result.exit_code == 0, f"{name}: {result.output}"
         claims = json.loads(result.stdout)
         claims = claims if isinstance(claims, list) else [claims]
@@ -72,8 +73,29 @@ def scored(drafted) -> Score:
     for name, entry in EXPECTED.items():
         claims, _ = drafted[name]
         score_text(score, name, entry, claims, base_of, _family)
-    print("\n" + score.table())
+    summary("draft: the corpus field by field", score.table())
     return score
+
+
+@pytest.fixture(scope="module")
+def linked(drafted) -> Linking:
+    links = Linking()
+    for name, entry in EXPECTED.items():
+        claims, said = drafted[name]
+        links.add(name, entry, claims, said)
+    summary("draft: each MLPerf figure linked to the audited result it restates", links.table())
+    return links
+
+
+def test_each_figure_is_linked_to_the_audited_result_it_restates(linked):
+    """Issue 61: of the corpus's MLPerf claims whose audited result is in data/ (the curator names it in
+    ``restates``), nine in ten or more are linked to it, none to another, and none is linked where the
+    curator names none; every one not linked says why on stderr."""
+    linkable = len(linked.right) + len(linked.wrong) + len(linked.unlinked)
+    assert linkable >= 60, linked.table()
+    assert (linked.wrong, linked.spurious) == ([], []), linked.table()
+    assert len(linked.right) >= 0.9 * linkable, linked.table()
+    assert all(": " in u for u in linked.unlinked)
 
 
 def _family(suite_id: str) -> str | None:
@@ -94,6 +116,36 @@ def test_the_corpus_has_forty_texts_of_twelve_organisations_and_every_structure_
     assert {p.name for p in CORPUS.iterdir()} - {"expected.json", "README.md"} == set(EXPECTED)
 
 
+#: the classes issue 61 found draft failing on, each in two held-out texts or more
+CLASSES = {
+    "dash-variants",
+    "other-systems",
+    "respectively",
+    "heterogeneous-elsewhere",
+    "division-elsewhere",
+    "time-span",
+    "targets",
+    "superlative-elsewhere",
+    "per-gpu-own-claim",
+    "words-and-seconds",
+    "comparison-round",
+    "unsubmitted",
+    "mislabelled",
+    "rounded-restatement",
+}
+
+
+def test_the_held_out_texts_of_issue_61_cover_every_class_twice():
+    """Issue 61: 25 texts or more, written before draft changed by a helper that had not read it, of
+    outlets new to the corpus, each class in two of them."""
+    held = {n: e for n, e in EXPECTED.items() if e["written"].startswith("held out for issue 61")}
+    assert len(held) >= 25
+    seen = Counter(c for e in held.values() for c in e["classes"])
+    assert {c for c in CLASSES if seen[c] < 2} == set(), seen
+    earlier = {e["organisation"] for n, e in EXPECTED.items() if n not in held}
+    assert len({e["organisation"] for e in held.values()} - earlier) >= 15
+
+
 def test_no_drafted_field_is_filled_in_wrongly(scored):
     """The rule of issue 43: a field is the curator's, or left open; never another value (a wrong
     scenario, count, model, suite or measured_by would make a wrong verdict)."""
@@ -109,27 +161,39 @@ def test_every_claim_a_curator_enters_is_drafted_and_nothing_else(scored):
 
 
 def test_most_fields_are_drafted_exactly(scored):
-    """The floor under the accuracy this change measured (923 of 1,027 fields; measured_by is left to a
-    person for an MLPerf result, by design): a change that reads less must say so."""
-    total = sum((scored.fields[f] for f in FIELDS), Counter())
-    assert total["exact"] >= 910, scored.table()
+    """The floor under the accuracy issue 61 measured (2,013 of 2,226 fields, restates and the ratios and
+    spellings of its held-out texts among them; measured_by is left to a person for an MLPerf result, by
+    design): a change that reads less must say so."""
+    total = sum((scored.fields[f] for f in (*FIELDS, *WHERE_GIVEN)), Counter())
+    assert total["exact"] >= 2000, scored.table()
     for field in ("value", "unit", "scope", "division", "reported", "asserts"):
         assert scored.fields[field]["open"] == 0, f"{field}: {scored.fields[field]}"
 
 
 def test_a_field_left_open_is_said_on_stderr(drafted):
-    """What draft does not fill in for a claim the curator enters, it says on stderr, field by field."""
+    """What draft does not fill in for a claim the curator enters, it says on stderr, field by field (issue 61:
+    every field, the audited result it restates and a stated ratio among them)."""
     silent = []
     for name, entry in EXPECTED.items():
         claims, said = drafted[name]
         for want in entry["claims"]:
             got = next(c for c in claims if c.get("value") == want["value"])
-            for field in ("accelerator_count", "node_count", "scenario", "model_id", "suite_id", "measured_by"):
-                if want[field] is not None and got.get(field) is None:
+            for field in FIELDS + WHERE_GIVEN:
+                if field in ("reported", "asserts"):  # (none is open: test_most_fields_are_drafted_exactly)
+                    continue
+                if field == "value_as_written" and _same_precision(want):  # (its digits state it as well)
+                    continue
+                if want.get(field) is not None and got.get(field) is None:
                     block = _claim_block(said, got["id"])
-                    if f"{field}:" not in block and field not in got.get("omitted_by_source", []):
+                    reasons = [f"{field}:"] + (["conflict:"] if field == "restates" else [])
+                    if not any(r in block for r in reasons) and field not in got.get("omitted_by_source", []):
                         silent.append(f"{name} {got['id']} {field}")
     assert silent == [], "\n".join(silent)
+
+
+def _same_precision(want: dict) -> bool:
+    """Whether the curator's spelling of the number states what its digits state ("about 2,907")."""
+    return str(stated_interval(want["value"], want.get("value_as_written"))) == str(stated_interval(want["value"]))
 
 
 def _claim_block(said: str, claim_id: str) -> str:

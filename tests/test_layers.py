@@ -1,9 +1,10 @@
 """The house keeps its layers: every import of a benchkg module, at the top of a file or inside a
 function, goes down a layer or stays in its own, and no imports go around in a circle.
 
-    kernel < records < importers, rules < graph < checks < answers < publish < api < views < cli < benchkg
+    kernel < records < importers, rules < graph < checks < answers, draft < publish < api < views < cli < benchkg
 
-(importers and rules stand side by side: neither imports the other). The checker is tested too: an
+(importers and rules stand side by side, as answers and draft do: neither imports the other; draft reads
+the reference store to link a text's figures to the audited results they restate). The checker is tested too: an
 upward import and a circle planted in a copy of the package are both caught.
 """
 
@@ -25,6 +26,7 @@ RANKS = {
     "graph": 3,
     "checks": 4,
     "answers": 5,
+    "draft": 5,
     "publish": 6,
     "api": 7,
     "views": 8,

@@ -47,13 +47,14 @@ from benchkg.answers.show import describe as describe_record
 from benchkg.checks.reference import describe as describe_reference
 from benchkg.checks.reference import prepared, seed_store, seed_validation
 from benchkg.checks.validate import validate_graph
+from benchkg.draft import draft
+from benchkg.draft.linking import audited_reference
 from benchkg.graph.backend import Embedded, Endpoint
 from benchkg.graph.opening import Workspace, close_store, let_go, store_guard
 from benchkg.graph.remote import push_graph
 from benchkg.graph.store import build_graph
 from benchkg.importers.common import ImportReport, record_text
 from benchkg.importers.contract import Importer, importer, registered, run_import
-from benchkg.importers.draft import draft
 from benchkg.kernel.arguments import check_window, checked, sequence_of_text
 from benchkg.kernel.atomic import write_atomic
 from benchkg.kernel.errors import UsageError
@@ -629,7 +630,7 @@ class KnowledgeGraph:
     @checked
     def draft(self, source: str | Path, out: str | Path | None = None) -> list:
         """The draft claims of a saved blog post, press release or record page, one per number it states
-        with its own context (:mod:`benchkg.importers.draft`); with ``out``, each written there as
+        with its own context (:mod:`benchkg.draft`); with ``out``, each written there as
         ``benchmarks/<id>.json`` (and the page's ``sources/<id>.json``, and for a claim the text says is
         unaudited, the vendor's own claim series ``suites/<submitter>-claims.json``).
 
@@ -638,7 +639,7 @@ class KnowledgeGraph:
         """
 
         names = self.names()
-        results = draft(Path(source), names)
+        results = draft(Path(source), names, audited_reference(self.layout.layers))
         if out is not None:
             claims = [Path(out) / "benchmarks" / f"{r.record['id']}.json" for r in results]
             existing = [c for c in claims if c.exists()]

@@ -709,14 +709,16 @@ def draft(
 ):
     """Draft the claims of a blog post or press release, one per number it states with its own context:
     every number with a throughput, latency or count unit (each with its sentence as the quote), the chips,
-    model, suite, scenario, counts and organisations of the clause, sentence or paragraph that states it
-    (never a count from another paragraph), a rounded headline ("104K") read as the precise figure the body
-    gives, and omitted_by_source for what the text does not state. Each number in a table is read with its
-    row's labels and its column's header. A number the text calls unverified, not verified by MLCommons or
-    internal is the vendor's own claim, in the vendor's own claim series (a suite of family vendor-claim,
-    written with --out). A range, a mark passed ("over 1 million") or a statistic of a run's parts is no
-    claim. It never invents a value: what it cannot decide is listed on stderr for you to fill in (the
-    reading rules: docs/records.md). One claim prints as a record; several as a list.
+    model, suite, scenario and counts its own words, sentence or a table's row give (what the text says only
+    elsewhere is left open), a rounded headline ("1.19M") read as the precise figure the body gives and kept
+    as written, a ratio it states ("3.1x … in v5.1") with its baseline, and omitted_by_source for what the
+    text does not state. Each figure is read against the graph: the audited result it restates is named in
+    restates, and stderr says what that result has that the text does not, or where the text disagrees with
+    it. A number the text calls unverified, not verified by MLCommons or internal is the vendor's own claim,
+    in the vendor's own claim series (a suite of family vendor-claim, written with --out). A range, a mark
+    passed ("over 1 million"), a target or a statistic of a run's parts is no claim. It never invents a
+    value: what it cannot decide is listed on stderr for you to fill in (the reading rules:
+    docs/records.md). One claim prints as a record; several as a list.
 
     Example: benchkg draft saved-post.html > claim.json   (or: benchkg draft saved-post.html --out data)
     """

@@ -30,6 +30,7 @@ _CANDIDATES = (
   { BIND (%(claim)s AS ?claim) %(claim)s bk:measuredBy bk:measured-by-vendor . BIND (true AS ?mine) }
   UNION { %(claim)s bk:suite ?s0 ; bk:model ?m0 . ?claim bk:model ?m0 ; bk:suite ?s0 ; bk:measuredBy bk:measured-by-mlcommons }
   UNION { %(claim)s bk:submitter ?sub0 . ?claim bk:submitter ?sub0 ; bk:measuredBy bk:measured-by-mlcommons }
+  UNION { %(claim)s bk:restates ?claim . ?claim bk:measuredBy bk:measured-by-mlcommons }
   ?claim bk:result ?r ."""
     + SIDE_COLUMNS
     + "  OPTIONAL { ?claim bk:suite ?suite } OPTIONAL { ?claim bk:model ?model } OPTIONAL { ?claim bk:scenario ?scenario }\n}\n"
@@ -169,6 +170,11 @@ def verdict_line(verdict: Verdict, claim: Result, as_written: str | None = None)
         values = "; ".join(number_text(r.reading(claim.scope)) for r in results)
         said = as_written or (claim.interval.written if claim.interval else "") or number_text(claim.value)
         line = f"matches as written {names} ({values}; {said!r} states {interval_text(claim.interval)})"
+    elif verdict.kind == "differs" and verdict.lacking:  # the result it names is not of its key
+        line = f"differs from {names}, the result it names: its {verdict.lacking} is not the claim's"
+        published = results[0].reading(claim.scope)
+        if published:
+            line += f" (the audited {number_text(published)}, the claim {number_text(claim.value)})"
     elif verdict.kind == "differs":
         published = results[0].reading(claim.scope)
         ratio = verdict.ratio or Decimal(1)

@@ -23,13 +23,14 @@ AUDITED_BY = NamedNode(BK + "auditedBy")
 
 #: the columns the rule reads of a result (:func:`side_result`), and the patterns that give them once a query
 #: has found ``?claim`` and its result ``?r``
-SIDE_VARIABLES = "?claim ?suite ?model ?scenario ?count ?chip ?unit ?scope ?metric ?v ?interval ?div ?tier ?sub"
+SIDE_VARIABLES = "?claim ?suite ?model ?scenario ?count ?chip ?unit ?scope ?metric ?v ?interval ?div ?tier ?sub ?named"
 SIDE_COLUMNS = """
   ?r qudt:value ?v ; qudt:hasUnit ?unit ; bk:scope ?scope .
   OPTIONAL { ?claim bk:ranOn ?ran_on OPTIONAL { ?ran_on bk:variantOf ?base } } BIND (COALESCE(?base, ?ran_on) AS ?chip)
   OPTIONAL { ?r bk:metric ?metric } OPTIONAL { ?r bk:statedInterval ?interval }
   OPTIONAL { ?claim bk:acceleratorCount ?count }
   OPTIONAL { ?claim bk:division ?div } OPTIONAL { ?claim bk:accuracyTarget ?tier } OPTIONAL { ?claim bk:submitter ?sub }
+  OPTIONAL { ?claim bk:restates ?named }
 """
 #: one side's results (vendor or MLCommons) with what the rule compares, a row per result
 SIDE = (
@@ -75,6 +76,7 @@ def side_result(row: dict[str, Any]) -> Result:
         tier=None if row.get("tier") is None else str(row["tier"]),
         submitter=None if row.get("sub") is None else str(row["sub"]),
         interval=Interval.parse(interval.value) if interval is not None else None,
+        names=None if row.get("named") is None else str(row["named"].value),
     )
 
 

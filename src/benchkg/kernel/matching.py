@@ -7,15 +7,12 @@ states anything in [1,185,000, 1,195,000]; "5.7 s" states [5.65, 5.75]; "over 1M
 zeros are places, not digits: "1,190,000 tokens/s" is written to the ten thousand, as "1.19M" is (and a
 round number to two figures at least: "100,000" is 95,000 to 105,000).
 :func:`stated_interval` reads the interval from the text's own spelling (``value_as_written``), else from
-the source quote's mention of the value, else from the record's value (half a unit of its last digit:
-a record's ``1190000`` alone says nothing of how the text rounded it).
+the source quote's mention of the value, else from the record's value (half a unit of its last digit).
 
 An audited result *is* the number a claim states (:func:`restates`) when its value as published lies in the
-claim's interval (both read as the roundings they are: a published 910,621 is 910,620.5 to 910,621.5, so a
-harness's 910,621.36 restates it),
-in the claim's round, model and scenario, in the same unit and scope, and where the claim states them on the
-same hardware as a whole (a mixed system meets only the same combination), with the same count, division,
-tier and submitter. :func:`judge` gives the verdict: ``matches`` (the written digits are the published
+claim's interval (both read as the roundings they are: a published 910,621 is 910,620.5 to 910,621.5), in the
+claim's round, model and scenario, unit and scope, and where the claim states them on the same hardware as a
+whole (a mixed system meets only the same combination), count, division, tier, submitter and named result. :func:`judge` gives the verdict: ``matches`` (the written digits are the published
 value), ``matches as written`` (within the interval), ``differs`` (the nearest audited result of that key,
 with the ratio), or ``no audited result`` (and of what). Everything that says whether a vendor's number
 is the audited one — ``bk:auditedBy``, ``vendor-vs-audited``, ``show``, the superlative check, the site —
@@ -340,6 +337,7 @@ class Result:
     submitter: str | None = None
     interval: Interval | None = None
     platform: str | None = None
+    names: str | None = None  # the id of the audited result the claim names (``restates``): judged against it alone
 
     @property
     def stated(self) -> Interval:
@@ -411,7 +409,7 @@ def restates(claim: Result, audited: Result) -> bool:
     >>> restates(c, a), restates(c, Result(**{**a.__dict__, "scenario": "server"}))
     (True, False)
     """
-    if not comparable(claim, audited):
+    if claim.names is not None and audited.id != claim.names or not comparable(claim, audited):
         return False
     published = published_interval(audited, claim.scope)
     interval = claim.stated
@@ -445,9 +443,20 @@ def judge(claim: Result, audited: Iterable[Result]) -> Verdict:
     ('differs', ['off'], Decimal('0.9689'), ['srv'])
     >>> judge(Result(**{**claim.__dict__, "model": "mixtral"}), [offline, server]).lacking
     'round and model'
+    >>> named = judge(Result(**{**claim.__dict__, "names": "srv", "scenario": "offline"}), [offline, server])
+    >>> named.kind, [r.id for r in named.results], named.lacking
+    ('differs', ['srv'], 'scenario')
     """
     audited = list(audited)
     interval = claim.stated
+    if claim.names is not None:  # the curator named the result it restates: that result alone is its key
+        named = [a for a in audited if a.id == claim.names]
+        unlike = next((name for name, same in _SAME for a in named if not same(claim, a)), "")
+        if unlike:
+            reading = named[0].reading(claim.scope)
+            ratio = (claim.value / reading).quantize(Decimal("0.0001")) if reading else None
+            return Verdict("differs", tuple(named), ratio, lacking=unlike)
+        audited = named or audited
     same = [a for a in audited if comparable(claim, a)]
     linked = [a for a in same if restates(claim, a)]
     if linked:

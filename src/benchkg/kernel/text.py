@@ -1,10 +1,9 @@
-"""Text compared as one: the one normaliser every floor compares names, ids and spellings through.
+"""Text as benchkg compares it: one normaliser applied before any rule reads a text or compares a name.
 
-A submitter's spelling differs from another's in ways that mean nothing: Unicode forms (a composed "é"
-or an "e" and a combining accent), the dash (a hyphen, a non-breaking hyphen, an en dash, a minus sign),
-the space (a no-break or thin space) and, for ids and spellings, case ("NVIDIA B300-SXM-270GB" and
-"Nvidia B300-SXM-270GB" are one chip's name, issue 62). :func:`normalise` takes away the first three,
-:func:`fold` all four.
+Vendors write "DeepSeek‑R1" with a non-breaking hyphen (U+2011), "Llama–2" with an en dash, "910 621"
+with a thin space and "8 GPUs" with a no-break space; a rule written for "-" and " " would miss every
+one. :func:`normalise` gives each its plain form (Unicode NFC first), so a reader, a name index or a
+comparison sees one spelling; :func:`fold` also folds case, for ids and spellings ("Nvidia" is "NVIDIA").
 """
 
 from __future__ import annotations
@@ -12,27 +11,29 @@ from __future__ import annotations
 import re
 import unicodedata
 
-#: the dashes read as "-": hyphen, non-breaking hyphen, figure dash, en dash, em dash, horizontal bar (U+2010–U+2015), minus sign
-DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
-#: the spaces read as " ": no-break, figure, thin and narrow no-break space
-SPACES = "\u00a0\u2007\u2009\u202f"
-_DASH = re.compile(f"[{DASHES}]")
-_SPACE = re.compile(f"[{SPACES}]")
+#: every dash and hyphen a text writes for "-": hyphen, non-breaking hyphen, figure dash, en dash, em dash,
+#: horizontal bar, minus sign, small and full-width hyphen-minus
+_DASHES = re.compile("[\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d]")
+#: every space that is not " ": no-break, thin, narrow no-break, figure, punctuation, hair, en and em spaces
+_SPACES = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
+#: characters with no width that split a word ("Deep\u200bSeek"): removed
+_INVISIBLE = re.compile("[\u00ad\u200b\u200c\u200d\u2060\ufeff]")
 
 
 def normalise(text: str) -> str:
-    """``text`` in Unicode NFC, every dash variant a hyphen-minus and every space variant a space; case kept.
+    """``text`` in Unicode NFC with every dash a hyphen-minus, every space a space and no invisible
+    characters; its length can change only where an invisible character is removed.
 
-    >>> normalise("B300\u2011SXM\u00a0270GB"), normalise("Cafe\u0301") == "Caf\u00e9"
-    ('B300-SXM 270GB', True)
+    >>> normalise("DeepSeek\u2011R1 at 910\u2009621 tokens/s on 8\u00a0GPUs \u2013 Llama\u20112\u201170B")
+    'DeepSeek-R1 at 910 621 tokens/s on 8 GPUs - Llama-2-70B'
     """
-    return _SPACE.sub(" ", _DASH.sub("-", unicodedata.normalize("NFC", text)))
+    return _INVISIBLE.sub("", _SPACES.sub(" ", _DASHES.sub("-", unicodedata.normalize("NFC", text))))
 
 
 def fold(text: str) -> str:
-    """``text`` normalised (:func:`normalise`) and case folded: how ids and spellings compare.
+    """:func:`normalise`, then case folded: how ids and spellings compare ("Nvidia B300" is "NVIDIA B300").
 
-    >>> fold("NVIDIA B300-SXM-270GB") == fold("Nvidia B300\u2013SXM-270GB")
+    >>> fold("Nvidia B300\u2011SXM") == fold("NVIDIA B300-SXM")
     True
     """
     return normalise(text).casefold()

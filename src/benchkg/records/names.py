@@ -58,7 +58,12 @@ class Names:
     names: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (kind, id) -> its names
     units: dict[str, int] = field(default_factory=dict)  # a rack's or system's id -> the accelerators it holds
 
+    _patterns: dict[str, list[tuple[str, str, re.Pattern[str]]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
     def add(self, kind: str, record_id: str, *names: str) -> None:
+        self._patterns.pop(kind, None)  # (found again on the next find)
         for name in (record_id, *names):
             if isinstance(name, str) and key(name):
                 self.by_key.setdefault(kind, {}).setdefault(key(name), set()).add(record_id)
@@ -91,20 +96,30 @@ class Names:
         """
         found = []
         squeezed = key(text)  # a match, its separators dropped, is the name's key: a name whose key is not here is not
-        for (k, record_id), names in self.names.items():
-            if k != kind:
+        for record_id, name_key, pattern in self._kind_patterns(kind):
+            if name_key not in squeezed:
                 continue
-            for name in names:
-                if len(key(name)) < 2 or key(name) not in squeezed:
-                    continue
-                for m in re.finditer(_pattern(name), text, re.I):
-                    found.append((record_id, m.start(), m.end()))
+            for m in pattern.finditer(text):
+                found.append((record_id, m.start(), m.end()))
         kept = Spans()
         out = []
         for item in sorted(found, key=lambda f: (-(f[2] - f[1]), f[1])):
             if kept.add(item[1], item[2]):
                 out.append(item)
         return sorted(out, key=lambda f: f[1])
+
+    def _kind_patterns(self, kind: str) -> list[tuple[str, str, re.Pattern[str]]]:
+        """(id, key, compiled pattern) of every name of ``kind`` worth looking for, made once per kind
+        (``draft`` looks for names thousands of times a page)."""
+        if kind not in self._patterns:
+            self._patterns[kind] = [
+                (record_id, key(name), re.compile(_pattern(name), re.I))
+                for (k, record_id), names in self.names.items()
+                if k == kind
+                for name in names
+                if len(key(name)) >= 2
+            ]
+        return self._patterns[kind]
 
 
 class Spans:

@@ -221,6 +221,9 @@ BENCHMARK = {
         ),
     ),
     "mlperf_result_id": S("bk:mlperfResultId"),
+    # the audited result a vendor's number restates, as the curator (or benchkg draft) names it: the claim is
+    # then judged against that result alone ("differs from the result it names")
+    "restates": R("bk:restates", "benchmarks"),
     "inferred": B("bk:inferred"),
     "omitted_by_source": L("bk:omittedBySource", Field("field-name", "bk:omittedBySource")),
     "gotcha_ids": L("bk:gotcha", R("bk:gotcha", "gotchas")),

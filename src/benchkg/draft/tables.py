@@ -15,10 +15,10 @@ import re
 #: a table row: "| a | b |" (Markdown, and HTML tables as benchkg writes them out)
 _ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_BARE = re.compile(r"^\s*[~≈]?\s*\d[\d,]*(?:\.\d+)?\s*[kKmM]?\s*$")
+_BARE = re.compile(r"^\s*[~≈]?\s*(?:\d{1,3}(?: \d{3})+|\d[\d,]*)(?:\.\d+)?\s*[kKmM]?\s*$")  # "107 318" too
 #: a header that is a unit, or ends with one in brackets
 _UNIT = re.compile(
-    r"(?:^|\(|\bin\s+)\s*((?:output\s+)?tokens?\s*/\s*s(?:ec(?:ond)?)?|tok/s|tps|queries\s*/\s*s(?:ec(?:ond)?)?|"
+    r"(?:^|\(|\bin\s+|\b(?:system|total|aggregate|cluster|node)\s+)\s*((?:output\s+)?tokens?\s*/\s*s(?:ec(?:ond)?)?|tok/s|tps|queries\s*/\s*s(?:ec(?:ond)?)?|"
     r"samples\s*/\s*s(?:ec(?:ond)?)?|tokens per second|gpus|accelerators|nodes|ms)\s*\)?\s*$",
     re.I,
 )
@@ -54,7 +54,9 @@ def table_sentences(text: str) -> str:
             if _ROW.match(lines[i]) and not _RULE.match(lines[i]):
                 block.append(_cells(lines[i]))
             i += 1
-        out += _read(block)
+        caption = next((line for line in reversed(out) if line.strip()), "")  # "… Llama 2 70B (tokens/second)"
+        unit = _UNIT.search(caption) if len(caption) <= 160 else None
+        out += _read(block, unit.group(1) if unit and not _COUNT_HEAD.search(unit.group(1)) else "")
     return "\n".join(out)
 
 
@@ -71,15 +73,18 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in (m.group(1) if m else line).split("|")]
 
 
-def _read(block: list[list[str]]) -> list[str]:
-    """The sentences of one table: a row without a number stays a line of its cells."""
+def _read(block: list[list[str]], caption: str = "") -> list[str]:
+    """The sentences of one table: a row without a number stays a line of its cells; ``caption`` is the
+    unit the line above the table gives its bare numbers ("MLPerf 4.1, Llama 2 70B (tokens/second)")."""
     if len(block) < 2:
         return ["; ".join(c for c in row if c) for row in block]
     header, out = block[0], []
     for row in block[1:]:
-        cells = [_with_unit(c, header[j] if j < len(header) else "") for j, c in enumerate(row)]
+        cells = [_with_unit(c, header[j] if j < len(header) else "", caption) for j, c in enumerate(row)]
         values = [j for j, c in enumerate(cells) if _THROUGHPUT.search(c)]
-        labels = [j for j in range(len(cells)) if j not in values and cells[j]]
+        labels = [  # (a bare number under a header with no unit, "Per GPU: 13 415", is no value's label)
+            j for j in range(len(cells)) if j not in values and cells[j] and not (values and _BARE.match(cells[j]))
+        ]
         if not values:
             out.append("; ".join(_labelled(cells[j], header, j) for j in labels) + ".")
             continue
@@ -88,14 +93,32 @@ def _read(block: list[list[str]]) -> list[str]:
     return out
 
 
-def _with_unit(cell: str, head: str) -> str:
+#: a header that counts ("# of GPUs", "Number of nodes", "GPUs")
+_COUNT_HEAD = re.compile(r"^\s*(?:(?:#|no\.|number)\s*(?:of\s+)?)?(gpus|accelerators|chips|nodes)\s*$", re.I)
+
+
+def _with_unit(cell: str, head: str, caption: str = "") -> str:
+    """A bare number written with its header's unit, else (not under a count's header) the caption's.
+
+    >>> _with_unit("4", "# of GPUs", "tokens/second"), _with_unit("10700", "Offline", "tokens/second")
+    ('4 GPUs', '10700 tokens/second')
+    """
+    if not _BARE.match(cell):
+        return cell
+    count = _COUNT_HEAD.search(head)
+    if count:
+        return f"{cell} {count.group(1)}"
     unit = _UNIT.search(head)
-    return f"{cell} {unit.group(1)}" if unit and _BARE.match(cell) else cell
+    if unit:
+        return f"{cell} {unit.group(1)}"
+    return f"{cell} {caption}" if caption else cell
 
 
 def _labelled(cell: str, header: list[str], j: int) -> str:
     """A label cell; a count keeps its header's words ("Cluster size (GPUs): 88 GPUs")."""
     head = header[j] if j < len(header) else ""
+    if _COUNT_HEAD.search(head):
+        return cell
     return f"{head}: {cell}" if re.match(r"^\s*\d", cell) and head else cell
 
 
@@ -116,7 +139,8 @@ def _cell_sentences(cells: list[str], labels: list[int], j: int, header: list[st
     out = []
     for n, number in enumerate(numbers):
         words = [_PARTS.split(cells[k])[n] if k == split else _labelled(cells[k], header, k) for k in labels]
-        if head and not _UNIT.search(head) and head.lower() not in ("result", "results", "performance", "throughput"):
-            words.append(head)
+        label = _UNIT.sub("", head).strip(" ()") if _UNIT.search(head) else head  # "Offline (tokens/s)": Offline
+        if label and label.lower() not in ("result", "results", "performance", "throughput"):
+            words.append(label)
         out.append("; ".join(words) + f": {number}.")
     return out
