@@ -126,3 +126,19 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     for path in sorted(SUMMARIES.glob("*.md")) if SUMMARIES.is_dir() else ():
         terminalreporter.write_sep("-", path.stem)
         terminalreporter.write_line(path.read_text(encoding="utf-8").rstrip())
+
+
+def audited(name: str) -> dict:
+    """An audited result's record, read from its own file in data/ (never from the graph)."""
+    import json
+
+    return json.loads((FULL_DATA / "benchmarks" / f"{name}.json").read_text())
+
+
+def verdict_line(data: Path, claim: str) -> str:
+    """The verdict ``benchkg show CLAIM`` prints, as a curator reads it (one line, its label removed)."""
+    shown = cli("show", claim, "--data", data)
+    assert shown.exit_code == 0, shown.output
+    lines = [line.strip() for line in shown.stdout.splitlines() if line.strip().startswith("verdict:")]
+    assert len(lines) == 1, shown.stdout
+    return lines[0].removeprefix("verdict: ")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from benchkg.records.scaffold import init_repo
-from conftest import FIXTURES, FULL_DATA, cli
+from conftest import FIXTURES, audited, cli, verdict_line
 
 pytestmark = pytest.mark.slow  # data repositories over the whole reference set, built
 
@@ -24,18 +24,6 @@ COREWEAVE = "d21-coreweave-v61-rubin-blog.md"
 AMD = "mlperf-6.0-0002-llama2-70b-99-server"  # AMD's 8× MI355X Server result, 100,282 tokens/s
 GIGA = "mlperf-6.0-0037-llama2-70b-99-server"  # Giga Computing's 8× MI355X Server result, of the same key
 AMD_OFFLINE = "mlperf-6.0-0002-llama2-70b-99-offline"
-
-
-def audited(name: str) -> dict:
-    return json.loads((FULL_DATA / "benchmarks" / f"{name}.json").read_text())
-
-
-def verdict(data: Path, claim: str) -> str:
-    shown = cli("show", claim, "--data", data)
-    assert shown.exit_code == 0, shown.output
-    lines = [line.strip() for line in shown.stdout.splitlines() if line.strip().startswith("verdict:")]
-    assert len(lines) == 1, shown.stdout
-    return lines[0].removeprefix("verdict: ")
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +64,7 @@ def test_the_drafted_release_validates_and_each_linked_claim_matches_its_result(
     for claim in claims.values():
         if claim.get("restates"):
             published = audited(claim["restates"])["value"]
-            line = verdict(data, claim["id"])
+            line = verdict_line(data, claim["id"])
             assert line.startswith(("matches ", "matches as written ")), line
             assert claim["restates"] in line and f"{published:,}"[:5] in line.replace(",", ",")
 
@@ -112,12 +100,12 @@ def test_a_claim_is_judged_against_the_result_it_names_alone(tmp_path):
     _claim(data, "acme-named-giga", restates=GIGA)
     _claim(data, "acme-named-offline", restates=AMD_OFFLINE)
     assert cli("build", "--data", data).exit_code == 0
-    assert verdict(data, "acme-unnamed").startswith(f"matches {AMD}")
-    giga = verdict(data, "acme-named-giga")
+    assert verdict_line(data, "acme-unnamed").startswith(f"matches {AMD}")
+    giga = verdict_line(data, "acme-named-giga")
     assert giga.startswith(f"differs from {GIGA}") and AMD not in giga.split(";")[0], giga
     above = audited(AMD)["value"] / audited(GIGA)["value"] - 1
     assert f"{above * 100:.1f} % above" in giga, giga
-    offline = verdict(data, "acme-named-offline")
+    offline = verdict_line(data, "acme-named-offline")
     assert offline.startswith(f"differs from {AMD_OFFLINE}, the result it names: its scenario"), offline
     _claim(data, "acme-named-nothing", restates="mlperf-6.0-9999-llama2-70b-99-server")
     bad = cli("validate", "--data", data)

@@ -19,7 +19,7 @@ import pytest
 
 from benchkg.api import open as open_kg
 from benchkg.records.scaffold import init_repo
-from conftest import FIXTURES, FULL_DATA, cli
+from conftest import FIXTURES, FULL_DATA, audited, cli, verdict_line
 
 pytestmark = pytest.mark.slow  # a data repository over the whole reference set, built
 
@@ -31,11 +31,6 @@ COREWEAVE = "judged-coreweave-gb300-gpt-oss-offline-wrong-scenario"
 CRUSOE = "judged-crusoe-mi355x-gpt-oss-offline-5749450"
 MIXTRAL = "judged-nvidia-h200-mixtral-v6-1"
 V61 = "mlperf-6.1-closed-"
-
-
-def audited(name: str) -> dict:
-    """An audited result's record, read from its file."""
-    return json.loads((FULL_DATA / "benchmarks" / f"{name}.json").read_text())
 
 
 NEBIUS_RESULT = V61 + "nebius-gb300-nvl72-gb300-288gb-aarch64x72-trt-gpt-oss-120b-offline"
@@ -61,14 +56,6 @@ def data(tmp_path_factory) -> Path:
     built = cli("build", "--data", data)
     assert built.exit_code == 0, built.output
     return data
-
-
-def verdict_line(data: Path, claim: str) -> str:
-    shown = cli("show", claim, "--data", data)
-    assert shown.exit_code == 0, shown.output
-    lines = [line.strip() for line in shown.stdout.splitlines() if line.strip().startswith("verdict:")]
-    assert len(lines) == 1, shown.stdout
-    return lines[0].removeprefix("verdict: ")
 
 
 def vendor_vs_audited(data: Path) -> dict[str, dict]:

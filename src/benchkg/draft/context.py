@@ -360,7 +360,7 @@ def _suite(
     """The suite the text names, those near the claim's number first, and a version the number's own
     sentence gives first of all ("our v5.1 result of 800,000 tokens/s"), MLPerf named or not; never the round
     of a comparison ("3.1x what we submitted in MLPerf Inference v5.1": the baseline's round)."""
-    text, here, sentence = (baseline_rounds_blanked(s) for s in (text, here, sentence))
+    text, here = baseline_rounds_blanked(text), baseline_rounds_blanked(here)  # (its own sentence: by the caller)
     suites: dict[str, int] = {}
     for m in _SUITE.finditer(text):
         family = (m.group("pre") or m.group("post") or "Inference").lower()
@@ -409,9 +409,8 @@ def _what_was_measured(
     here = "\n".join(scopes) or text
     whole = whole or text
     sentence = scopes[2] if len(scopes) > 2 else ""  # what it is compared with after its number is not its own
-    _suite(
-        record, whole, here, sentence[:at] + _uncompared(sentence[at:]), names, undecided, scopes[0] if scopes else ""
-    )
+    after = baseline_rounds_blanked(_uncompared(sentence[at:]))  # "our v5.1 result of 800,000" is the number's
+    _suite(record, whole, here, sentence[:at] + after, names, undecided, scopes[0] if scopes else "")
     near = _nearest(scopes[:4], "", _divisions)  # its own row or sentence first ("…; Open; Server: 16,167 tok/s")
     if near:
         record["division"] = near[0]

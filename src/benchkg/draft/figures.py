@@ -121,6 +121,8 @@ _REQUIRED = re.compile(
 )
 
 
+#: a latency's unit right after a number (the requirement and token-latency readers ask it)
+_LATENCY_UNIT = re.compile(r"\s*(?:ms|milliseconds?|s|secs?|seconds?)\b", re.I)
 #: the latency of a token, not of a query: TTFT, TPOT, "per output token", "next-token", p99 gates
 _TOKEN_LATENCY = re.compile(
     r"\b(?:ttft|tpot|itl|first[\s-]token|output[\s-]token|next[\s-]token|per[\s-]token|inter[\s-]token|p9\d(?:\.\d)?)\b",
@@ -307,10 +309,10 @@ def _not_a_result(sentence: str, m: Mention) -> str:
         else "a requirement, not a result"
         if re.search(r"\b(?:must|should|has\s+to|have\s+to|needs?\s+to|required\s+to|within|under|below)\b[^.;]{0,40}$",
                      sentence[max(0, m.start - 60) : m.start], re.I)
-        and re.match(r"\s*(?:ms|milliseconds?|s|secs?|seconds?)\b", sentence[m.end : m.end + 14], re.I)
+        and _LATENCY_UNIT.match(sentence, m.end, m.end + 14)
         else "a token latency (time to first token, per output token) of a load, not a result"
         if _TOKEN_LATENCY.search(sentence[max(0, m.start - 60) : m.end + 60])
-        and re.match(r"\s*(?:ms|milliseconds?|s|secs?|seconds?)\b", sentence[m.end : m.end + 14], re.I)
+        and _LATENCY_UNIT.match(sentence, m.end, m.end + 14)
         else ""
     )  # fmt: skip
 

@@ -247,12 +247,7 @@ def _has(result: Result, record: dict, audited: dict) -> list[str]:
         ("submitter_id", "submitter {}"),
         ("suite_id", "round {}"),
     ):
-        value = {
-            "scenario": result.scenario,
-            "division": result.division,
-            "submitter_id": result.submitter,
-            "suite_id": result.suite,
-        }[name]
+        value = _fields(result)[name]
         if name not in record and value:
             out.append(what.format(value))
     if "accelerator_ids" not in record and result.chips:
@@ -263,13 +258,7 @@ def _has(result: Result, record: dict, audited: dict) -> list[str]:
 def _differs(result: Result, reading: Reading) -> list[str]:
     """What the text says of the number that its audited result does not: "the text says server, the
     result is offline"."""
-    mine = {
-        "suite_id": result.suite,
-        "scenario": result.scenario,
-        "accelerator_count": result.count,
-        "division": result.division,
-        "accelerator_ids": result.chips,
-    }
+    mine = _fields(result)
     out = []
     for name in _CONFLICTS:
         allowed = reading.stated.get(name)

@@ -33,7 +33,7 @@ MULTIPLIERS = {
 _APPROX = r"(?:~|≈|about|approximately|around|roughly|nearly|almost|some|over|more than|upwards of)"
 _NUMBER = re.compile(
     rf"(?P<approx>{_APPROX}\s*)?"
-    rf"(?<![\w.,\-])(?P<digits>\d{{1,3}}(?:{_SEPARATOR}\d{{3}})+(?:\.\d+)?(?![\d])|\d+(?:\.\d+)?)"
+    rf"(?<![\w.,])(?<!(?<!\d)-)(?P<digits>\d{{1,3}}(?:{_SEPARATOR}\d{{3}})+(?:\.\d+)?(?![\d])|\d+(?:\.\d+)?)"
     r"(?:\s?(?P<mult>thousand|million|billion|bn|mn|[kKmMbB])(?![A-Za-z0-9]))?",
     re.I,
 )
@@ -84,7 +84,7 @@ def mentions(text: str) -> list[Mention]:
     ['910621', '16384']
     >>> [str(m.value) for m in mentions("1.2m tokens/s on a 5m cable")]  # a lower-case m before tokens only
     ['1200000', '5']
-    >>> m = mentions("between 1.2–1.4M tokens/s")[-1]
+    >>> m = mentions("between 1.2-1.4M tokens/s")[-1]  # (a text's dashes normalised: "1.2–1.4M")
     >>> m.value, m.range_low
     (Decimal('1400000'), Decimal('1200000'))
     >>> [m.range_low for m in mentions("between 5,000 and 6,000 tokens/s; 8 and 9 GPUs")]
@@ -92,6 +92,10 @@ def mentions(text: str) -> list[Mention]:
     """
     out: list[Mention] = []
     for m in _NUMBER.finditer(text):
+        if text[m.start("digits") - 1 : m.start("digits")] == "-" and not (
+            out and out[-1].end == m.start("digits") - 1
+        ):
+            continue  # "-70B" of "Llama-2-70B" is no number; "1.2-1.4M" is a range (a text's dashes normalised)
         digits = re.sub(_SEPARATOR, "", m.group("digits"))
         try:
             value = Decimal(digits)
@@ -122,7 +126,7 @@ def mentions(text: str) -> list[Mention]:
         )
         low = None
         joined = text[out[-1].end : m.start()] if out else ""
-        if re.fullmatch(r"\s*(?:[–—]|\s-\s|to)\s*", joined, re.I) or (
+        if re.fullmatch(r"\s*(?:[–—-]|\s-\s|to)\s*", joined, re.I) or (
             re.fullmatch(r"\s+and\s+", joined) and re.search(r"\bbetween\s+$", text[: out[-1].start], re.I)
         ):
             first = out[-1]  # "1.2–1.4M": the low end is in the high end's multiplier when it has none
