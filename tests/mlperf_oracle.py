@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
 from pathlib import Path
@@ -67,6 +67,7 @@ class Result:
     platform: str | None = None  # the system's name as the summary gives it
     host: str | None = None  # the host processor as the summary gives it
     spelling: str | None = None  # the accelerator as the summary spells it
+    cpu_only: bool = False  # every chip it ran on is a CPU (its value per socket is no per-accelerator value)
 
     @property
     def single_chip(self) -> bool:
@@ -74,8 +75,8 @@ class Result:
 
     @property
     def per_accelerator(self) -> Decimal | None:
-        """The per-accelerator value: stated, or aggregate ÷ count for a throughput of one chip."""
-        if self.metric != "throughput" or not self.single_chip:
+        """The per-accelerator value: stated, or aggregate ÷ count for a throughput of one chip that is no CPU."""
+        if self.metric != "throughput" or not self.single_chip or self.cpu_only:
             return None
         if self.per_accelerator_stated is not None:
             return self.per_accelerator_stated
@@ -203,6 +204,7 @@ def load(raw: Path, data: Path) -> Record:
                 per_accelerator_stated=Decimal(str(rec["value"])) if rec.get("scope") == "per-accelerator" else None,
             )
         )
+    record.results[:] = [replace(r, cpu_only=record.is_cpu(r)) for r in record.results]
     return record
 
 
@@ -421,6 +423,8 @@ def round_over_round(record: Record, params: dict) -> tuple[dict[str, Decimal], 
 def submitters_per_round(record: Record, params: dict) -> dict[str, dict]:
     out: dict[str, dict] = {}
     for r in sliced(record, "submitters-per-round", params):
+        if r.measured_by != "mlcommons":  # a vendor's restatement is no result of the round (issue 62)
+            continue
         row = out.setdefault(
             r.suite,
             {

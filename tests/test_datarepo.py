@@ -208,7 +208,7 @@ def test_the_site_of_a_data_repository_opens_on_its_own_claims_and_their_verdict
         for m in re.finditer(r'href="id/benchmarks/([^/"]+)/index.html">.*?</a></td>(.*?)</tr>', home)
     }
     assert "matches the audited result" in rows[EXAMPLE] and "above the audited result" in rows["acme-doubled"], rows
-    assert "2.000" in rows["acme-doubled"]  # the ratio, vendor ÷ audited per accelerator
+    assert "2.000" in rows["acme-doubled"], rows["acme-doubled"]  # the ratio, vendor ÷ audited per accelerator
 
 
 def test_a_records_folder_that_is_not_a_repository_keeps_its_home_page(seed_site):

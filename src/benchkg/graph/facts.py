@@ -7,7 +7,7 @@ saved query, shape and verb reads one meaning of each (docs/architecture.md, "on
   them. None for a CPU-only result.
 - ``bk:ranOnAsNamed``: the same, but a rack stays the rack the claim names (the ``chip`` column).
 - ``bk:perAcceleratorValue``: the value per accelerator, by one rule: a per-accelerator throughput as
-  stated, an aggregate one divided by the count (``bk:derivedValue``, unquantised); none for a latency, a
+  stated, an aggregate one divided by the count (``bk:derivedValue``, to 10 significant digits); none for a latency, a
   power, a per-user or per-node value, a mixed system (it belongs to no one chip) or a CPU-only result
   (its count is of sockets).
 - ``bk:perSocketValue``: a CPU-only result's value per socket, by the same rule (its count is of sockets).

@@ -40,8 +40,11 @@ _DT = {name: NamedNode(XSD + name) for name in ("integer", "decimal", "boolean",
 RESULT_FIELDS = ("metric", "value", "value_as_written", "unit", "scope")
 RESULT_FRAGMENT = "result"
 DERIVED_FRAGMENT = "derived/per-accelerator"
-#: a derived value's precision: 17 significant digits, a double's
-_SIGNIFICANT = Context(prec=17, rounding=ROUND_HALF_EVEN)
+#: a derived value's precision: 10 significant digits (four more than MLPerf publishes; with 17, Oxigraph's
+#: decimal division overflows and a ratio of two such values comes out unbound) and no more than 15 decimal
+#: places, which Virtuoso 7.2 keeps of an xsd:decimal (it cuts the rest off: a pushed store would differ)
+_SIGNIFICANT = Context(prec=10, rounding=ROUND_HALF_EVEN)
+_PLACES = Decimal("1E-15")
 
 
 def decimal_text(value: int | Decimal) -> str:
@@ -54,14 +57,20 @@ def decimal_text(value: int | Decimal) -> str:
 
 
 def per_accelerator(value: Decimal, count: int) -> Decimal:
-    """An aggregate divided by its accelerator count, to 17 significant digits (a double's precision),
-    never to a fixed number of places: 0.0783824 ÷ 8 kept to four places was 0.0098, two figures, and
-    two results that differ tied as "best" (issue 62). A table rounds it; the graph does not.
+    """An aggregate divided by its accelerator count, to 10 significant digits and at most 15 decimal
+    places (what the SPARQL servers compute with and keep), never to four places: 0.0783824 ÷ 8 kept to
+    four places was 0.0098, two figures, and two results that differ tied as "best" (issue 62). A table
+    rounds it; the graph does not.
 
     >>> per_accelerator(Decimal("910621.36"), 72), per_accelerator(Decimal("0.0783824"), 8)
-    (Decimal('12647.518888888889'), Decimal('0.0097978'))
+    (Decimal('12647.51889'), Decimal('0.0097978'))
+    >>> per_accelerator(Decimal("0.000002"), 3)
+    Decimal('6.66666667E-7')
     """
-    return _SIGNIFICANT.divide(Decimal(value), Decimal(count)).normalize(_SIGNIFICANT)
+    exact = _SIGNIFICANT.divide(Decimal(value), Decimal(count))
+    if exact.as_tuple().exponent < -15:  # type: ignore[operator]
+        exact = exact.quantize(_PLACES, rounding=ROUND_HALF_EVEN)
+    return exact.normalize(_SIGNIFICANT)
 
 
 def _term(value: Any, spec: Field, base: str) -> NamedNode | Literal:

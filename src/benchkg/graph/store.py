@@ -50,9 +50,9 @@ from benchkg.kernel.vocab import DEFAULT_BASE
 from benchkg.records.reader import Record, read_record, record_entries
 
 ONTOLOGY_GRAPH = "https://w3id.org/benchkg/ontology"
-#: bump when the mapping changes, so stores built by an older mapping are rebuilt whole (+12: issue 62's
-#: unquantised per-accelerator values, folded chip spelling and per-socket values, after issue 61's +11)
-MAPPING_VERSION = f"{__version__}+12"
+#: bump when the mapping changes, so stores built by an older mapping are rebuilt whole (+13: issue 62's
+#: per-accelerator values to 10 significant digits, folded chip spelling and per-socket values, after issue 61's +11)
+MAPPING_VERSION = f"{__version__}+13"
 #: an empty store is filled by worker processes from this many files on, CHUNK files per task
 PARALLEL_FROM = 2000
 CHUNK = 1000
