@@ -15,7 +15,9 @@ from decimal import Context, Decimal
 import pytest
 
 from benchkg.kernel.vocab import LOWER_IS_BETTER
-from conftest import FULL_DATA, cli
+from conftest import FULL_DATA, SHARED, cli
+
+RAW = SHARED / "realdata"
 
 pytestmark = pytest.mark.slow  # the whole data/ folder, built
 
@@ -309,6 +311,23 @@ def test_tokens_per_sample_is_a_column(full_copy, claims):
     assert {r["claim"]: Decimal(r["tokens_per_sample"]) if r["tokens_per_sample"] else None for r in rows} == {
         c: Decimal(str(v)) if v is not None else None for c, v in stated.items()
     }
+
+
+def test_the_published_weight_data_types_are_a_column(full_copy):
+    """The weights' formats as MLCommons publishes them (v6.0's summary), a column beside ``format``: a text
+    benchkg reads no one format from ("NVFP4 weights with FP8 KV cache") is there too."""
+    raw = RAW / "mlperf_inference_v6.0" / "summary_results.json"
+    if not raw.exists():
+        pytest.skip(f"the MLPerf summaries are not here ({RAW})")
+    published: dict[str, str] = {}
+    for row in json.loads(raw.read_text()):
+        claim = re.sub(r"[^a-z0-9.]+", "-", f"mlperf-{row['ID'].lstrip('v')}-{row['Model']}-{row['Scenario']}".lower())
+        text = (row.get("weight_data_types") or "").strip()
+        published[claim.strip("-.")] = "" if text.upper() == "UNSET" else text
+    rows = _csv("--where", "round=6.0", "--columns", "claim,format,weight_data_types", "--data", str(full_copy))
+    got = {r["claim"]: r["weight_data_types"] for r in rows if r["claim"] in published}
+    assert len(got) > 400 and got == {c: published[c] for c in got}
+    assert any(r["weight_data_types"] and not r["format"] for r in rows)  # no format read, the text kept
 
 
 def test_the_api_picks_a_pairs_columns_as_the_cli_does(full_copy, full_kg):

@@ -177,6 +177,13 @@ COLUMNS: dict[str, Column] = {
     "watts": Column("{c} bk:power/bk:watts {v}", "num", "", "10800"),
     "clock_state": Column("{c} bk:clockState {v}", "text", "", "power capped"),
     "input_length": Column("{c} bk:inputLength {v}", "num", "", "1024"),
+    "weight_data_types": Column(
+        "{c} bk:weightDataTypes {v}",
+        "text",
+        "",
+        "NVFP4 weights with FP8 KV cache",
+        "the weights' formats as the submitter wrote them (format: the one benchkg reads from it)",
+    ),
     "tokens_per_sample": Column(
         "{c} bk:tokensPerSample {v}",
         "num",

@@ -479,7 +479,10 @@ def _claim_fields(state: _Round, row: dict, system: dict | None, unit: tuple, sy
     }
     if tier:
         rec["accuracy_target"] = tier
-    fmt = FORMATS.get(str(row.get("weight_data_types", "")).strip().lower())
+    published = str(row.get("weight_data_types") or "").strip()
+    if published and published.upper() != "UNSET":  # as written, whether or not a format is read from it (issue 62)
+        rec["weight_data_types"] = published
+    fmt = FORMATS.get(published.lower())
     if fmt:
         rec["format_id"] = fmt
         state.used["formats"].add(fmt)

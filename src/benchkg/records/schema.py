@@ -131,6 +131,7 @@ BENCHMARK = {
     "accuracy_target": S("bk:accuracyTarget"),
     "format_id": R("bk:numericFormat", "formats"),
     "kv_cache_format_id": R("bk:kvCacheFormat", "formats"),
+    "weight_data_types": S("bk:weightDataTypes"),
     "engine_id": R("bk:engine", "engines"),
     "engine_version": S("bk:engineVersion"),
     "tokens_per_sample": N("bk:tokensPerSample"),
