@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import re
+import shlex
 from collections import Counter
 from decimal import Context, Decimal
 
@@ -463,6 +464,63 @@ def test_every_row_of_the_slice_is_answered_grouped_or_counted(full_kg, where):
     assert len(best) + len(scoreless) <= len(table)
 
 
+DIFFERENCES = [
+    {"where": [], "group_by": ["chip"], "only_in": "round=6.0", "not_in": "round=6.1"},
+    {"where": ["division=closed"], "group_by": ["tier"], "only_in": "round=6.0", "not_in": "round=6.1"},
+    {"where": ["family=mlperf-inference"], "first_in": "round=6.1", "over": ["chip"]},
+    {"where": ["family=mlperf-inference"], "first_in": "round=6.1", "over": ["submitter", "model"]},
+]
+
+
+@pytest.mark.parametrize(
+    "ask", DIFFERENCES, ids=lambda a: a.get("only_in", a.get("first_in")) + str(a.get("group_by", a.get("over")))
+)
+def test_a_difference_answers_or_counts_every_result_of_its_side(full_kg, ask):
+    """--only-in/--not-in and --first-in: each result of side A is in an answered group, or counted under
+    the answer (its key side B has too, or it states none); the groups are those a Python filter gives."""
+    keys = ask.get("group_by") or ask["over"]
+    a_side = ask.get("only_in") or ask["first_in"]
+    b_side = ask.get("not_in") or ask["first_in"].replace("=", "<")
+    a = full_kg.results(where=[*ask["where"], a_side], columns=["claim", *keys])
+    b = full_kg.results(where=[*ask["where"], b_side], columns=["claim", *keys])
+    in_b = {tuple(r[k] for k in keys) for r in b if all(r[k] is not None for k in keys)}
+    keyed = [tuple(r[k] for k in keys) for r in a if all(r[k] is not None for k in keys)]
+    expected = Counter(k for k in keyed if k not in in_b)
+    answer = full_kg.results(**ask)
+    assert {tuple(r[k] for k in keys): r["results"] for r in answer} == dict(expected)
+    note = re.search(r"Not in the answer, of the (\d+) results with [^:]+: (.*)", answer.left_out)
+    rest = len(a) - sum(expected.values())
+    if not rest:
+        assert note is None
+        return
+    assert note and int(note.group(1)) == len(a), answer.left_out
+    counted = dict((why, int(n)) for n, why in re.findall(r"(\d+) (whose|that state no)", note.group(2)))
+    assert counted.get("whose", 0) == len(keyed) - sum(expected.values())
+    assert counted.get("that state no", 0) == len(a) - len(keyed)
+
+
+PAIRS = [
+    (["round=6.1"], "scenario=offline,server"),
+    (["model=llama2-70b"], "tier=99,99.9"),
+    (["model=wan-2.2-t2v-a14b"], "round=6.0,6.1"),
+]
+
+
+@pytest.mark.parametrize("where,pair", PAIRS, ids=lambda x: str(x))
+def test_a_pair_and_its_unpaired_cover_both_sides(full_kg, where, pair):
+    """Every result of each side is in a pair or counted under "Without a partner"."""
+    column, values = pair.split("=")
+    answer = full_kg.results(where=where, pair=pair, columns=["a_claim", "b_claim"])
+    unpaired = re.search(
+        r"Without a partner: (\d+) results? with \S+ only, (\d+)", answer.left_out + " ".join(answer.notes)
+    )
+    for side, claim_column, n in zip(values.split(","), ("a_claim", "b_claim"), (1, 2)):
+        rows = full_kg.results(where=[*where, f"{column}={side}"], columns=["claim"])
+        paired = {r[claim_column] for r in answer}
+        left = int(unpaired.group(n)) if unpaired else 0
+        assert paired <= {r["claim"] for r in rows} and len(paired) + left == len(rows), (side, len(paired), left)
+
+
 # ---------------------------------------------------------------- the new forms run as a .rq, unchanged
 
 FORMS = [
@@ -485,3 +543,80 @@ def test_each_new_form_explained_runs_as_a_saved_query_to_the_same_rows(full_cop
     assert ran.exit_code == 0, ran.output
     direct = cli("results", *form, "--format", "csv", "--limit", "0", "--data", str(full_copy))
     assert ran.stdout == direct.stdout and len(ran.stdout.splitlines()) > 1
+
+
+# ---------------------------------------------------------------- one path: the CLI's results is kg.results
+
+#: the options of `benchkg results` that shape how an answer is shown or where it is asked, not what it is
+_SHOWN = {"schema", "explain", "format", "wide", "endpoint", "timeout", "data", "unpaired", "limit"}
+_LISTS = {"columns", "hold", "group_by", "best_per", "over"}
+_MORE = [  # beside the help's examples, so that every option is tried
+    "--where round=6.1 --where model=llama2-70b --columns claim,submitter,value,per_accelerator --sort -value --top 5",
+    "--where round=6.1 --best-per model,tier,scenario --compare value --columns claim,model,tier,scenario",
+    "--where model=wan-2.2-t2v-a14b --pair round=6.0,6.1 --hold submitter,platform_id --columns ratio,a,b",
+    "--where round=6.1 --group-by submitter --agg distinct:chip,scenario --sort -distinct",
+]
+
+
+def _results_command():
+    import typer.main
+
+    from benchkg.cli import app
+
+    return typer.main.get_command(app).commands["results"]  # type: ignore[attr-defined]
+
+
+def _cases() -> list[str]:
+    """The help's examples (`benchkg results …` lines of its docstring) and :data:`_MORE`."""
+    examples = [
+        line.split("benchkg results", 1)[1].strip()
+        for line in _results_command().help.splitlines()
+        if "benchkg results " in line
+    ]
+    return examples + _MORE
+
+
+def _kwargs(args: str) -> dict:
+    """What the command line parses ``args`` into, as kg.results' keywords (comma lists split)."""
+    params = _results_command().make_context("results", shlex.split(args)).params
+    out = {}
+    for name, value in params.items():
+        if name in _SHOWN or value in (None, (), []) or (name == "agg" and value == "count"):
+            continue
+        out[name] = (
+            [v.strip() for v in value.split(",")] if name in _LISTS else list(value) if name == "where" else value
+        )
+    return out
+
+
+def test_every_option_of_the_cli_is_an_argument_of_kg_results_and_tried():
+    import inspect
+
+    from benchkg.api import KnowledgeGraph
+
+    options = {p.name for p in _results_command().params} - _SHOWN
+    assert options <= set(inspect.signature(KnowledgeGraph.results).parameters)
+    tried = set().union(*(_kwargs(case) for case in _cases()))
+    assert options - {"agg"} <= tried and len(_cases()) >= 10
+
+
+def _same(value):
+    return (
+        None
+        if value in (None, "")
+        else Decimal(str(value))
+        if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
+        else value
+    )
+
+
+@pytest.mark.parametrize("args", _cases())
+def test_the_cli_s_results_are_kg_results_with_the_same_options(full_copy, full_kg, args):
+    """Generated from the CLI's own options: `benchkg results ARGS --format json` and ``kg.results(**ARGS)``
+    give the same rows, cell for cell (issue 62: one path)."""
+    done = cli("results", *shlex.split(args), "--format", "json", "--limit", "0", "--data", str(full_copy))
+    assert done.exit_code == 0, done.output
+    shown = json.loads(done.stdout, parse_float=Decimal)
+    api = full_kg.results(**_kwargs(args))
+    assert shown, args
+    assert [{k: _same(v) for k, v in r.items()} for r in shown] == [{k: _same(v) for k, v in r.items()} for r in api]

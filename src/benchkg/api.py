@@ -34,8 +34,7 @@ from pathlib import Path
 
 from pyoxigraph import Literal
 
-from benchkg.answers.algebra import COLUMNS as RESULT_COLUMNS
-from benchkg.answers.algebra import Request, compile_results, unpaired_note, wanting_note
+from benchkg.answers.algebra import Request, compile_results, difference_note, unpaired_note, wanting_note
 from benchkg.answers.answering import assemble
 from benchkg.answers.compare import check_claims_exist, compare_claims
 from benchkg.answers.explain import TERMS
@@ -55,7 +54,7 @@ from benchkg.graph.remote import push_graph
 from benchkg.graph.store import build_graph
 from benchkg.importers.common import ImportReport, record_text
 from benchkg.importers.contract import Importer, importer, registered, run_import
-from benchkg.kernel.arguments import check_window, checked, sequence_of_text
+from benchkg.kernel.arguments import check_window, checked
 from benchkg.kernel.atomic import write_atomic
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.rows import Results
@@ -390,6 +389,11 @@ class KnowledgeGraph:
         """
         return compile_results(request, self._record_id, self.base).text
 
+    def _answer_request(self, request: Request):
+        """One algebra request answered whole, nothing said under it (for the notes of another)."""
+        compiled = compile_results(request, self._record_id, self.base)
+        return self._answer(parse_query_text(compiled.text, Path("results.rq")), {}, limit=None)
+
     @_guarded
     def results_answer(
         self,
@@ -419,6 +423,12 @@ class KnowledgeGraph:
                 f"; {n} pair{'s' if n != 1 else ''} compared as stated, a side having no value per accelerator "
                 "(a latency, a mixed or CPU-only system)"
             )
+        if request.only_in or request.not_in or request.first_in:  # side A's results not answered: counted
+            answered = sum(int(r["results"].value) for r in answer.results.rows if r.get("results") is not None)
+            note = difference_note(request, lambda r: self._answer_request(r).results, answered)
+            answer.left_out = "\n".join(filter(None, [answer.left_out, note]))
+            if note and not answer.results.rows:  # the note says why it is empty
+                answer.empty = ""
         if "wanting" in answer.results.extra:  # results of the slice that lack a fact the verb needs: counted
             answer.left_out = "\n".join(filter(None, [answer.left_out, wanting_note(answer.results.extra["wanting"])]))
         if not answer.results.rows and request.where:
@@ -455,28 +465,25 @@ class KnowledgeGraph:
         True
         """
         check_window("results", limit)
-        columns = list(sequence_of_text(columns, "columns", "results"))
-        # as the CLI: ``columns`` picks the view's columns of a listing (best-per's too), and the answer's
-        # columns of a pair, a group or a difference (``ratio``, ``count``…)
-        shaped = pair or group_by or only_in or not_in or first_in
-        request = Request(
-            where=list(sequence_of_text(where, "where", "results")),
-            columns=[] if shaped else (columns or ([] if best_per else list(RESULT_COLUMNS))),
+        request, picked = Request.of(
+            every_column=True,
+            where=where,
+            columns=columns,
             pair=pair,
-            hold=list(sequence_of_text(hold, "hold", "results")) if hold is not None else None,
-            group_by=list(sequence_of_text(group_by, "group_by", "results")),
+            hold=hold,
+            group_by=group_by,
             agg=agg,
-            best_per=list(sequence_of_text(best_per, "best_per", "results")),
+            best_per=best_per,
             only_in=only_in,
             not_in=not_in,
             sort=sort,
             top=top,
             first_in=first_in,
-            over=list(sequence_of_text(over, "over", "results")),
+            over=over,
             compare=compare,
         )
         answer, _ = self.results_answer(request, limit=limit)
-        results = _picked(answer.results, columns) if shaped and columns else answer.results
+        results = _picked(answer.results, picked) if picked else answer.results
         return Rows(results, [c.text() for c in answer.caveats], answer.left_out, answer.notes())
 
     def _record_id(self, kind: str, text: str, what: str | None = None) -> str:

@@ -402,11 +402,9 @@ def results(
             )
         return
     split = lambda text: [c.strip() for c in (text or "").split(",") if c.strip()]  # noqa: E731
-    # --columns picks the view's columns of a listing, and the answer's columns of a pair or a group
-    shaped = bool(pair or group_by or only_in or not_in or first_in)
-    request = Request(
+    request, picked = Request.of(  # the one request kg.results makes of the same options
         where=list(where),
-        columns=[] if shaped else split(columns),
+        columns=split(columns),
         pair=pair,
         hold=split(hold) if hold is not None else None,
         group_by=split(group_by),
@@ -428,7 +426,7 @@ def results(
             format=format.value,
             limit=limit,
             wide=wide,
-            columns=tuple(split(columns)) if shaped else (),
+            columns=tuple(picked),
             list_unpaired=unpaired,
             explain=explain,
             progress=cb,

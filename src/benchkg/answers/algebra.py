@@ -26,10 +26,11 @@ import shlex
 import statistics
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Context, Decimal, InvalidOperation
-from typing import Callable
+from typing import Any, Callable
 
 from pyoxigraph import Literal, NamedNode
 
+from benchkg.kernel.arguments import sequence_of_text
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.matching import platform_key
 from benchkg.kernel.rows import Results
@@ -295,6 +296,41 @@ class Request:
     compare: str | None = (
         None  # a pair's value: value or per_accelerator (by default, per accelerator unless the count is held)
     )
+
+    @property
+    def shaped(self) -> bool:
+        """A pair, a group or a difference: its answer has columns of its own (``ratio``, ``count``…).
+
+        >>> Request(where=["round=6.1"]).shaped, Request(group_by=["chip"]).shaped
+        (False, True)
+        """
+        return bool(self.pair or self.group_by or self.only_in or self.not_in or self.first_in)
+
+    @classmethod
+    def of(cls, *, columns=(), every_column: bool = False, **options) -> tuple[Request, list[str]]:
+        """The one request the CLI's ``results`` and :meth:`benchkg.api.KnowledgeGraph.results` make of the same
+        options (lists of text; ``hold=None`` is the default hold), and the answer's columns to pick.
+        ``columns`` picks the view's columns of a listing, and the answer's of a shaped one; none named, a
+        listing has every column with ``every_column`` (the API) or the view's own (the CLI's table).
+
+        >>> request, picked = Request.of(where=["round=6.1"], group_by=["chip"], columns=["chip", "count"])
+        >>> request.columns, picked
+        ([], ['chip', 'count'])
+        >>> Request.of(where=["round=6.1"], columns=["claim"])[0].columns
+        ['claim']
+        """
+        lists = {"where", "group_by", "best_per", "over"}
+        named: dict[str, Any] = {
+            k: list(sequence_of_text(v, k, "results")) if k in lists else v for k, v in options.items()
+        }
+        if named.get("hold") is not None:
+            named["hold"] = list(sequence_of_text(named["hold"], "hold", "results"))
+        request = cls(**named)
+        columns = list(sequence_of_text(columns, "columns", "results"))
+        if request.shaped:
+            return request, columns
+        request.columns = columns or ([] if request.best_per or not every_column else list(COLUMNS))
+        return request, []
 
 
 class _Vars:
@@ -671,7 +707,9 @@ def _order(request: Request, columns: list[str]) -> str:
     _check_window(request, columns)
     out = ""
     if request.sort:
-        out += f"ORDER BY {'DESC' if request.sort.startswith('-') else 'ASC'}(?{request.sort.lstrip('-')})\n"
+        key = request.sort.lstrip("-")
+        ties = "".join(f" ?{c}" for c in columns if c != key)  # ties in one order, whatever the engine's
+        out += f"ORDER BY {'DESC' if request.sort.startswith('-') else 'ASC'}(?{key}){ties}\n"
     if request.top is not None:
         out += f"LIMIT {request.top}\n"
     return out
@@ -1205,6 +1243,35 @@ def _compile_difference(request, conditions, fresh, resolve, base):
     )
     said = [f"{', '.join(keys)} in {inside.text} and not in {outside.text}"]
     return (text, [*keys, "results"], (), ()), said
+
+
+def difference_note(request: Request, run: Callable[[Request], Results], answered: int) -> str:
+    """What a difference (``--only-in A --not-in B``, ``--first-in``) says of the results of side A it does
+    not answer (issue 62: nothing dropped unsaid): those whose key side B has too, and those that state no
+    key (in no group). ``run`` answers a request; ``answered`` is the sum of the answer's ``results``.
+
+    >>> from pyoxigraph import Literal
+    >>> groups = Results(["chip", "count"], [{"chip": Literal("a"), "count": Literal("5")}, {"count": Literal("2")}])
+    >>> print(difference_note(Request(only_in="round=6.0", not_in="round=6.1", group_by=["chip"]), lambda r: groups, 1))
+    Not in the answer, of the 7 results with round=6.0: 4 whose chip round=6.1 has too; 2 that state no chip (in no group).
+    """
+    if request.first_in:
+        request = _first_in(request)
+    keys = request.group_by or request.columns
+    side = Request(where=[*request.where, request.only_in or ""], group_by=list(keys))
+    keyed = keyless = 0
+    for row in run(side).rows:
+        n = int(row["count"].value)
+        if all(row.get(k) is not None for k in keys):
+            keyed += n
+        else:
+            keyless += n
+    if keyed + keyless == answered:
+        return ""
+    said = [f"{keyed - answered} whose {', '.join(keys)} {request.not_in} has too"] if keyed > answered else []
+    if keyless:
+        said.append(f"{keyless} that state no {' or '.join(keys)} (in no group)")
+    return f"Not in the answer, of the {keyed + keyless} results with {request.only_in}: {'; '.join(said)}."
 
 
 #: what keeps a result that lacks a fact a verb needs: the option to give, by the fact

@@ -244,18 +244,30 @@ def to_plain_csv(results: Results, delimiter: str = ",") -> str:
     return out.getvalue()
 
 
+def json_value(value) -> str:
+    """One cell as JSON: a number written with every digit it has (a float would keep 17 at most and change
+    the last: issue 62), anything else as :func:`json.dumps` writes it.
+
+    >>> json_value(Decimal("0.88806252496023878")), json_value(Decimal("72")), json_value(Decimal("6.67E-7"))
+    ('0.88806252496023878', '72', '0.000000667')
+    >>> json_value("MI355X"), json_value(True), json_value(None)
+    ('"MI355X"', 'true', 'null')
+    """
+    if isinstance(value, Decimal):
+        return str(int(value)) if value == value.to_integral_value() and "." not in str(value) else format(value, "f")
+    return json.dumps(value, ensure_ascii=False)
+
+
 def to_plain_json(results: Results) -> str:
-    """JSON for programs: a list of objects, one per row, with short ids and plain numbers (an
-    absent value is null)."""
-
-    def number(value):
-        if isinstance(value, Decimal):
-            return int(value) if value == value.to_integral_value() and "." not in str(value) else float(value)
-        return value
-
-    return json.dumps(
-        [{v: number(plain(row.get(v))) for v in results.vars} for row in results.rows], indent=2, ensure_ascii=False
-    )
+    """JSON for programs: a list of objects, one per row, with short ids and numbers in full (an absent
+    value is null), laid out as ``json.dumps(indent=2)`` lays it out."""
+    if not results.rows:
+        return "[]"
+    rows = []
+    for row in results.rows:
+        cells = [f"    {json.dumps(v, ensure_ascii=False)}: {json_value(plain(row.get(v)))}" for v in results.vars]
+        rows.append("  {\n" + ",\n".join(cells) + "\n  }" if cells else "  {}")
+    return "[\n" + ",\n".join(rows) + "\n]"
 
 
 def _nt(term) -> str:
