@@ -179,9 +179,8 @@ def compare_claims(backend, a: str, b: str, base: str = DEFAULT_BASE) -> Compari
             PREFIX qudt: <http://qudt.org/schema/qudt/>
             SELECT ?value ?unit ?per_accelerator ?derived WHERE {{ <{iri}> bk:result ?r .
               ?r qudt:value ?value ; bk:scope ?scope . OPTIONAL {{ ?r qudt:hasUnit ?unit }}
-              OPTIONAL {{ <{iri}> bk:derivedValue/qudt:value ?dv }}
-              BIND (IF(?scope = bk:scope-per-accelerator, ?value, ?dv) AS ?per_accelerator)
-              BIND (BOUND(?dv) AS ?derived) }}""",
+              OPTIONAL {{ <{iri}> bk:perAcceleratorValue ?per_accelerator }}
+              BIND (BOUND(?per_accelerator) && ?scope != bk:scope-per-accelerator AS ?derived) }}""",
         ).rows
         if found:
             values[key] = {k: short(v) if k == "unit" else v.value for k, v in found[0].items()}
