@@ -124,9 +124,10 @@ def test_every_importer_conforms(site_packages, tmp_path, name):
             assert digest(clean) == untouched, f"{name} wrote files from input it refused ({args})"
 
 
-def test_the_conformance_test_runs_every_registered_importer():
-    """The names it runs are the registry's (benchkg's entry points, the plugin's), none written by hand."""
-    assert set(names()) <= set(NAMES) and set(PLUGIN_NAMES) <= set(NAMES)
+def test_the_conformance_test_runs_every_registered_importer(site_packages):
+    """The names it runs (collected before the plugin is installed) are what the registry finds once it
+    is: benchkg's entry points and the plugin's, none written by hand."""
+    assert NAMES == names()
     assert {"epoch", "inferencex", "mlperf", "acme-csv"} <= set(NAMES)
 
 
