@@ -1,5 +1,5 @@
 """Curves compared at equal interactivity (issue 25, part 1): `benchkg import inferencex` and the saved
-query at-interactivity, on the synthetic export in tests/fixtures/inferencex (values computed by hand in
+query at-interactivity, on the synthetic export in src/benchkg/importers/samples/inferencex (values computed by hand in
 its README) and, where ../shared is here, on the real InferenceX snapshot (GPL: read there, never copied)."""
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import pytest
 from benchkg.answers.curves import INTERPOLATED
 from benchkg.answers.queries import run_query
 from benchkg.graph.store import build_graph
-from conftest import DATA, FIXTURES, SHARED, cli
+from benchkg.importers.inferencex import IMPORTER as INFERENCEX
+from conftest import DATA, SHARED, cli
 
-EXPORT = FIXTURES / "inferencex" / "benchmarks.json"
+EXPORT = INFERENCEX.sample
 SNAPSHOT = SHARED / "realdata" / "inferencex_dsr1_fixture" / "benchmarks.json"
 A = "inferencex-dsr1-b200-trt-fp4-1k1k-g8-tp8-ep1"
 B = "inferencex-dsr1-b200-trt-fp4-1k1k-g4-tp4-ep4"

@@ -23,8 +23,8 @@ from conftest import DATA, FIXTURES, SHARED, cli
 REAL = FIXTURES / "realdata"
 V41, V60, EPOCH = (
     REAL / "mlperf_inference_v4.1",
-    REAL / "mlperf_inference_v6.0",
-    REAL / "epoch_ml_hardware" / "ml_hardware.csv",
+    MLPERF.sample,  # (the importers' own samples, in the package)
+    EPOCH_IMPORTER.sample,
 )
 
 

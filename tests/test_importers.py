@@ -1,7 +1,8 @@
 """Importers as plugins (issue 46): benchkg finds importers by entry point, its own as any other
 package's; every registered importer passes one conformance test, through the CLI as a user runs it;
 and an importer in a package of its own (tests/plugins/benchkg-acme-csv, installed here with pip) is
-listed, runs and passes it with no change to benchkg."""
+listed, runs and passes it with no change to benchkg. Importers are imported by name, one at a time (issue
+63): a plugin that does not load fails alone, named with its package, and the others still run."""
 
 from __future__ import annotations
 
@@ -10,16 +11,24 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from benchkg.importers.contract import registered
+from benchkg import api
+from benchkg.importers import contract
+from benchkg.importers.contract import importer, names, register, registered, unregister
+from benchkg.kernel.errors import UsageError
 from conftest import DATA, ROOT
 
 pytestmark = pytest.mark.slow  # pip installs the example plugin; each importer runs several times
 PLUGIN = ROOT / "tests" / "plugins" / "benchkg-acme-csv"
 BENCHKG = Path(sys.executable).parent / "benchkg"
+#: every importer the conformance test runs, from the registries: benchkg's (its entry points, found
+#: without importing one) and the example plugin's own entry points (installed by a fixture, after collection)
+PLUGIN_NAMES = tomllib.loads((PLUGIN / "pyproject.toml").read_text())["project"]["entry-points"]["benchkg.importers"]
+NAMES = sorted({*names(), *PLUGIN_NAMES})
 
 
 @pytest.fixture(scope="module")
@@ -86,11 +95,11 @@ def bad_inputs(sample: Path, tmp: Path) -> list[Path]:
     return [empty, garbage]
 
 
-@pytest.mark.parametrize("name", ["acme-csv", "epoch", "inferencex", "mlperf"])
+@pytest.mark.parametrize("name", NAMES)
 def test_every_importer_conforms(site_packages, tmp_path, name):
     """Importing twice gives byte-identical files and the same ids in any folder; bad input is exit 2
     naming the file, and writes nothing — alone, or after good input in the same command."""
-    importer = registered()[name]
+    importer = contract.importer(name)
     assert importer.sample.exists(), f"{name}: its sample {importer.sample} is missing"
     out = fresh(tmp_path, "a")
     before = digest(out)
@@ -115,15 +124,89 @@ def test_every_importer_conforms(site_packages, tmp_path, name):
             assert digest(clean) == untouched, f"{name} wrote files from input it refused ({args})"
 
 
-def test_an_entry_point_that_is_no_importer_is_named(tmp_path, monkeypatch):
-    """A broken plugin is reported by its name and entry point, not as a traceback."""
-    dist = tmp_path / "broken-0.1.dist-info"
+def test_the_conformance_test_runs_every_registered_importer(site_packages):
+    """The names it runs (collected before the plugin is installed) are what the registry finds once it
+    is: benchkg's entry points and the plugin's, none written by hand."""
+    assert NAMES == names()
+    assert {"epoch", "inferencex", "mlperf", "acme-csv"} <= set(NAMES)
+
+
+def broken_plugins(folder: Path) -> Path:
+    """``folder``, to put on PYTHONPATH, holding the package benchkg-broken 0.1: its importer ``broken``
+    raises on import (a dependency missing), its ``not-one`` is an object that is no importer."""
+    folder.mkdir(parents=True)
+    (folder / "benchkg_broken.py").write_text('raise ImportError("benchkg_broken needs acme-sdk, not installed")\n')
+    dist = folder / "benchkg_broken-0.1.dist-info"
     dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: broken\nVersion: 0.1\n")
-    (dist / "entry_points.txt").write_text("[benchkg.importers]\nbroken = os:sep\n")
-    result = run(tmp_path, "import", "--list")
-    assert result.returncode == 2
-    assert "the importer 'broken' (os:sep) is not an importer" in result.stderr
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: benchkg-broken\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[benchkg.importers]\nbroken = benchkg_broken:IMPORTER\nnot-one = os:sep\n")
+    return folder
+
+
+def test_a_broken_plugin_fails_alone_named_with_its_package(tmp_path):
+    """``import --list`` lists every importer and says which plugin does not load and why, naming its
+    package; ``import inferencex`` runs (the broken module is never imported); ``import broken`` is exit
+    2 naming it and its package, not a traceback."""
+    site = broken_plugins(tmp_path / "site")
+    listed = run(site, "import", "--list")
+    assert listed.returncode == 0, listed.stderr
+    assert [line.split()[0] for line in listed.stdout.splitlines() if not line.startswith(" ")] == [
+        "broken", "epoch", "inferencex", "mlperf", "not-one"
+    ]  # fmt: skip
+    assert (
+        "the importer 'broken' (benchkg_broken:IMPORTER, package benchkg-broken 0.1) does not load: "
+        "ImportError: benchkg_broken needs acme-sdk, not installed" in listed.stdout
+    ), listed.stdout
+    assert "the importer 'not-one' (os:sep, package benchkg-broken 0.1) is not an importer" in listed.stdout
+    assert "reads your own InferenceX benchmarks export" in listed.stdout
+    out = fresh(tmp_path, "x")
+    ran = run(site, "import", "inferencex", importer("inferencex").sample, "--out", out)
+    assert ran.returncode == 0, ran.stderr
+    assert any(name.startswith("benchmarks/inferencex-") for name in digest(out)), ran.stdout
+    failed = run(site, "import", "broken", importer("inferencex").sample, "--out", out)
+    assert failed.returncode == 2, failed.stdout
+    assert failed.stderr.startswith(
+        "Error: the importer 'broken' (benchkg_broken:IMPORTER, package benchkg-broken 0.1) does not load"
+    ), failed.stderr
+    assert "Traceback" not in failed.stderr
+
+
+@pytest.fixture
+def in_code():
+    """Names registered by a test, forgotten after it."""
+    made: list[str] = []
+    yield made
+    for name in made:
+        unregister(name)
+
+
+def test_an_importer_registered_in_code_is_loaded_by_name_only_when_asked(in_code):
+    """register() takes a factory or ``module:attribute``; nothing is imported until its name is asked
+    for, a broken one fails alone naming where it was registered, and it stands before an entry point."""
+    in_code += ["epoch", "lazy"]
+    calls: list[str] = []
+
+    def stand_in() -> contract.Plain:
+        calls.append("made")
+        return contract.Plain("epoch", "a stand-in", "nothing", Path("x.csv"), lambda path, target: None)
+
+    register("epoch", stand_in)
+    register("lazy", "benchkg_no_such_module:IMPORTER")
+    assert "lazy" in names() and calls == []
+    assert importer("inferencex").name == "inferencex" and calls == []
+    assert importer("epoch").reads == "a stand-in" and calls == ["made"]
+    with pytest.raises(UsageError, match=r"'lazy' \(registered in code\) does not load: ModuleNotFoundError"):
+        importer("lazy")
+    assert "lazy" not in registered() and "inferencex" in registered()
+    unregister("epoch")
+    assert importer("epoch").reads.startswith("Epoch AI's ml_hardware.csv")
+
+
+def test_the_api_lists_importers_and_the_old_name_still_works_with_a_warning():
+    assert [found.name for found in api.list_importers()] == names()
+    with pytest.warns(DeprecationWarning, match="list_importers"):
+        old = api.importers()
+    assert sorted(old) == names()
 
 
 def test_the_worked_example_in_the_docs_is_the_plugin_the_tests_run():

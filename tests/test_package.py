@@ -83,6 +83,33 @@ def test_the_wheel_carries_every_file_from_its_one_place(venv):
         ), kind
 
 
+def test_the_wheel_holds_py_typed_and_every_importers_sample(venv):
+    """The installed package is typed (PEP 561: py.typed) and each of benchkg's importers finds its sample
+    in it, byte for byte as in the checkout (not in tests/fixtures, which a wheel has not)."""
+    code = (
+        "import benchkg, pathlib; from benchkg.importers.contract import listing\n"
+        "print(pathlib.Path(benchkg.__file__).with_name('py.typed').is_file())\n"
+        "for found in listing(): print(found.name, found.importer.sample)"
+    )
+    shown = run([venv / "bin" / "python", "-c", code], ROOT, env=in_venv(venv))
+    assert shown.returncode == 0, shown.stderr
+    typed, *lines = shown.stdout.splitlines()
+    assert typed == "True", "py.typed is not in the wheel"
+    samples = dict(line.split(" ", 1) for line in lines)
+    assert sorted(samples) == ["epoch", "inferencex", "mlperf"]
+    ours = ROOT / "src" / "benchkg" / "importers" / "samples"
+    for name, where in samples.items():
+        sample = Path(where)
+        assert "site-packages" in sample.parts and sample.exists(), (name, sample)
+        mine = ours / sample.relative_to(next(p for p in sample.parents if p.name == "samples"))
+
+        def contents(root: Path) -> dict[Path, bytes]:
+            files = [root] if root.is_file() else [p for p in root.rglob("*") if p.is_file()]
+            return {p.relative_to(root): p.read_bytes() for p in files}
+
+        assert contents(sample) == contents(mine) != {}, name
+
+
 def test_pyproject_lists_the_reference_kinds_resources_names():
     packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
     assert sorted(p.rsplit(".", 1)[1] for p in packages if p.startswith("benchkg.share.reference.")) == sorted(

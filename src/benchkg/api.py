@@ -28,43 +28,49 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import os
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from decimal import Decimal
+from http.server import ThreadingHTTPServer
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
-from pyoxigraph import Literal
+from pyoxigraph import Literal, Store
 
-from benchkg.answers.algebra import Request, compile_results, difference_note, unpaired_note, wanting_note
-from benchkg.answers.answering import assemble
-from benchkg.answers.compare import check_claims_exist, compare_claims
+from benchkg.answers.algebra import Compiled, Request, compile_results, difference_note, unpaired_note, wanting_note
+from benchkg.answers.answering import Answer, assemble
+from benchkg.answers.compare import Comparison, check_claims_exist, compare_claims
 from benchkg.answers.explain import TERMS
 from benchkg.answers.explain import explain as meaning
 from benchkg.answers.results import plain
 from benchkg.answers.savedquery import ANY, SavedQuery, find_query, parse_query_text, saved_queries
 from benchkg.answers.show import RecordPage
 from benchkg.answers.show import describe as describe_record
+from benchkg.checks.findings import Finding, Report
+from benchkg.checks.reference import ReferenceSet, prepared, seed_store, seed_validation
 from benchkg.checks.reference import describe as describe_reference
-from benchkg.checks.reference import prepared, seed_store, seed_validation
 from benchkg.checks.validate import validate_graph
 from benchkg.draft import draft
+from benchkg.draft.groups import Draft
 from benchkg.draft.linking import audited_reference
 from benchkg.graph.backend import Embedded, Endpoint
 from benchkg.graph.opening import Workspace, close_store, let_go, store_guard
-from benchkg.graph.remote import push_graph
-from benchkg.graph.store import build_graph
+from benchkg.graph.remote import PushResult, push_graph
+from benchkg.graph.store import BuildResult, build_graph
 from benchkg.importers.common import ImportReport, record_text
-from benchkg.importers.contract import Importer, importer, registered, run_import
+from benchkg.importers.contract import Importer, Listed, importer, listing, registered, run_import
 from benchkg.kernel.arguments import check_window, checked
 from benchkg.kernel.atomic import write_atomic
 from benchkg.kernel.errors import UsageError
 from benchkg.kernel.rows import Results
+from benchkg.kernel.terminal import Progress
 from benchkg.kernel.transport import Timeouts, check_url
 from benchkg.kernel.version import __version__
 from benchkg.kernel.vocab import DEFAULT_BASE
 from benchkg.publish.export import export_graph, format_from_path, refuse_inside
 from benchkg.publish.serve import Limits, make_server
-from benchkg.publish.site import PUBLISHED_AT, build_site
-from benchkg.records.names import NAMED_KINDS, names_of, resolve
+from benchkg.publish.site import PUBLISHED_AT, SiteReport, build_site
+from benchkg.records.names import NAMED_KINDS, Names, Resolved, names_of, resolve
 from benchkg.records.reader import record_names
 from benchkg.records.scaffold import init_repo
 from benchkg.records.schema import KINDS
@@ -78,15 +84,24 @@ __all__ = [
     "__version__",
     "explain",
     "import_data",
-    "importers",
+    "importers",  # deprecated: list_importers
+    "list_importers",
     "init",
     "open",
     "reference",
     "value",
 ]
 
+if TYPE_CHECKING:  # (pandas is an optional extra)
+    import pandas
 
-def value(term):
+#: a value of a row (:func:`value`)
+Value = str | int | float | bool | Decimal | dt.date | dt.datetime | None
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def value(term: Any) -> Value:
     """An RDF term as a Python value: record IRIs as short ids, concepts as their value, units as
     written in records, integers as ``int``, decimals as ``Decimal``, booleans as ``bool``, dates as
     ``date``, the rest as ``str``; ``None`` for an absent value.
@@ -125,7 +140,7 @@ def _picked(results: Results, columns: list[str]) -> Results:
     return Results(list(columns), rows, results.total, results.more, results.claim_rows, results.extra)
 
 
-class Rows(list):
+class Rows(list[dict[str, Value]]):
     """A query's answer: a list of rows, each a dict of column -> Python value (see :func:`value`).
 
     ``columns`` lists the columns in order, ``caveats`` the comparison caveats the rows trigger (one
@@ -133,7 +148,9 @@ class Rows(list):
     ``results`` keeps the RDF terms (:class:`benchkg.answers.queries.Results`).
     """
 
-    def __init__(self, results, caveats: Sequence[str] = (), left_out: str = "", notes: Sequence[str] = ()):
+    def __init__(
+        self, results: Results, caveats: Sequence[str] = (), left_out: str = "", notes: Sequence[str] = ()
+    ) -> None:
         super().__init__({c: value(row.get(c)) for c in results.vars} for row in results.rows)
         self.columns = list(results.vars)
         self.results = results
@@ -141,7 +158,7 @@ class Rows(list):
         self.left_out = left_out
         self.notes = list(notes)  # absent rounds, why an answer is empty, what was left out
 
-    def to_pandas(self):
+    def to_pandas(self) -> pandas.DataFrame:
         """The rows as a ``pandas.DataFrame`` whose columns arithmetic works on: decimals as float64,
         whole numbers as int64 (Int64 where some are missing), dates as datetime64, booleans as bool
         (boolean where some are missing), ids and text as object. The exact ``Decimal`` values stay
@@ -161,7 +178,7 @@ class Rows(list):
         return frame
 
 
-def _pandas_column(pandas, column):
+def _pandas_column(pandas: Any, column: pandas.Series) -> pandas.Series:  # (pandas: the module)
     """One column in the dtype its values call for (see :meth:`Rows.to_pandas`)."""
     values = [v for v in column if v is not None]
     if not values:
@@ -179,12 +196,12 @@ def _pandas_column(pandas, column):
     return column
 
 
-def _guarded(method):
+def _guarded(method: Callable[Concatenate[KnowledgeGraph, _P], _R]) -> Callable[Concatenate[KnowledgeGraph, _P], _R]:
     """Run ``method`` holding the store's lock: threads of one process take turns on one store (a
     query never sees a build half done, two builds never interleave)."""
 
     @functools.wraps(method)
-    def call(self, *args, **kwargs):
+    def call(self: KnowledgeGraph, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         with self._guard:
             return method(self, *args, **kwargs)
 
@@ -214,7 +231,7 @@ class KnowledgeGraph:
         persist: bool = True,
         base: str = DEFAULT_BASE,
         timeout: float | None = None,
-    ):
+    ) -> None:
 
         self.data = Path(data)
         self.endpoint = check_url(endpoint) if endpoint else None
@@ -223,14 +240,15 @@ class KnowledgeGraph:
         self.base = base if base.endswith(("/", "#")) else base + "/"  # (IRIs are base + "id/…")
         self.workspace = Workspace.of(self.data, self.base)  # the layout read once, handed down
         self.layout = self.workspace.layout
-        self._built = None
+        self._built: BuildResult | None = None
+        self._names: Names | None = None
 
         self._guard = store_guard(self.workspace.store_dir if persist else None)
 
     def __enter__(self) -> "KnowledgeGraph":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
@@ -250,7 +268,7 @@ class KnowledgeGraph:
         return f"benchkg.open({str(self.data)!r}{', endpoint=' + repr(self.endpoint) if self.endpoint else ''})"
 
     @_guarded
-    def build(self, progress=None):
+    def build(self, progress: Progress | None = None) -> BuildResult:
         """Bring the embedded store up to date with the records; returns the
         :class:`benchkg.graph.store.BuildResult` (what was added, changed, removed).
 
@@ -275,18 +293,17 @@ class KnowledgeGraph:
         return self._built
 
     @property
-    def store(self):
+    def store(self) -> Store:
         """The embedded pyoxigraph store, built on first use."""
         return self._store()
 
-    def _store(self, progress=None):
+    def _store(self, progress: Progress | None = None) -> Store:
         """The embedded store, built on first use with ``progress`` as for :meth:`build`."""
         with self._guard:
-            if self._built is None:
-                self.build(progress=progress)
-            return self._built.store
+            built = self.build(progress=progress) if self._built is None else self._built
+            return built.store
 
-    def queries(self) -> dict:
+    def queries(self) -> dict[str, SavedQuery]:
         """The saved queries by name: benchkg's and the data repository's own.
 
         >>> "leaderboard" in open("data").queries()
@@ -296,7 +313,7 @@ class KnowledgeGraph:
         return saved_queries(self.layout.query_dirs)
 
     @checked
-    def saved_query(self, name: str):
+    def saved_query(self, name: str) -> SavedQuery:
         """The saved query ``name`` (benchkg's or the data repository's own) or a ``.rq`` file, read once
         into a :class:`benchkg.answers.queries.SavedQuery` (text, parameters, chart, caveat columns) that
         :meth:`answer` takes as it is.
@@ -312,15 +329,15 @@ class KnowledgeGraph:
     @_guarded
     def answer(
         self,
-        query,
+        query: str | SavedQuery,
         params: dict[str, str] | None = None,
         *,
         allow_service: bool = False,
         limit: int | None = None,
         offset: int = 0,
         cite: bool = False,
-        progress=None,
-    ):
+        progress: Progress | None = None,
+    ) -> Answer:
         """Run a saved query (a name, a ``.rq`` file or a :meth:`saved_query`) with parameters as text;
         the answer with its caveats (:class:`benchkg.answers.answering.Answer`).
         With ``limit``/``offset`` only that window of rows is kept (``limit`` 0 or None: every row, as
@@ -336,7 +353,16 @@ class KnowledgeGraph:
         saved.check_service(allow_service)
         return self._answer(saved, dict(params or {}), limit=limit, offset=offset, cite=cite, progress=progress)
 
-    def _answer(self, saved, params: dict[str, str], *, limit=None, offset=0, cite=False, progress=None):
+    def _answer(
+        self,
+        saved: SavedQuery,
+        params: dict[str, str],
+        *,
+        limit: int | None = None,
+        offset: int = 0,
+        cite: bool = False,
+        progress: Progress | None = None,
+    ) -> Answer:
         """:meth:`answer` of a saved query already checked."""
         params, resolved = self._resolve_params(saved, params)
         return assemble(
@@ -351,22 +377,22 @@ class KnowledgeGraph:
         )
 
     @property
-    def backend(self):
+    def backend(self) -> Embedded | Endpoint:
         """Where this graph's queries run (:mod:`benchkg.graph.backend`): the endpoint it was opened
         on, else the embedded store, built on first use."""
         return self._backend()
 
-    def _backend(self, progress=None):
+    def _backend(self, progress: Progress | None = None) -> Embedded | Endpoint:
         """:attr:`backend`, a build it needs reporting to ``progress``."""
         if self.endpoint:
             return Endpoint(self.endpoint, self.timeouts)
         return Embedded(self._store(progress))
 
-    def _resolve_params(self, saved, params: dict[str, str]):
+    def _resolve_params(self, saved: SavedQuery, params: dict[str, str]) -> tuple[dict[str, str], list[Resolved]]:
         """The parameters with every record named as a person names it (an alias, another case) as its
         id, and what was resolved. Against an endpoint, a name no local record has goes as typed."""
 
-        out, resolved = dict(params), []
+        out, resolved = dict(params), list[Resolved]()
         for name, value in params.items():
             param = saved.params.get(name)
             if param is None or param.type != "id" or value == ANY:
@@ -389,7 +415,7 @@ class KnowledgeGraph:
         """
         return compile_results(request, self._record_id, self.base).text
 
-    def _answer_request(self, request: Request):
+    def _answer_request(self, request: Request) -> Answer:
         """One algebra request answered whole, nothing said under it (for the notes of another)."""
         compiled = compile_results(request, self._record_id, self.base)
         return self._answer(parse_query_text(compiled.text, Path("results.rq")), {}, limit=None)
@@ -402,8 +428,8 @@ class KnowledgeGraph:
         limit: int | None = None,
         offset: int = 0,
         list_unpaired: bool = False,
-        progress=None,
-    ):
+        progress: Progress | None = None,
+    ) -> tuple[Answer, Compiled]:
         """The answer to one results-algebra command (:mod:`benchkg.answers.algebra`) and the command
         compiled (its ``.rq`` text in ``.text``). Under the answer: for ``pair``, the results that found no
         partner (counted; listed with ``list_unpaired``); for an empty answer, the ``where`` that emptied it.
@@ -439,20 +465,20 @@ class KnowledgeGraph:
     def results(
         self,
         *,
-        where=(),
-        columns=(),
+        where: Sequence[str] = (),
+        columns: Sequence[str] = (),
         pair: str | None = None,
-        hold=None,
-        group_by=(),
+        hold: Sequence[str] | None = None,
+        group_by: Sequence[str] = (),
         agg: str = "count",
-        best_per=(),
+        best_per: Sequence[str] = (),
         only_in: str | None = None,
         not_in: str | None = None,
         sort: str | None = None,
         top: int | None = None,
         limit: int | None = None,
         first_in: str | None = None,
-        over=(),
+        over: Sequence[str] = (),
         compare: str | None = None,
     ) -> Rows:
         """One row per result with its dimensions as columns (every column of the view unless
@@ -496,7 +522,7 @@ class KnowledgeGraph:
                 return text
             raise
 
-    def _emptied_by(self, request: Request, select) -> str:
+    def _emptied_by(self, request: Request, select: Callable[[str], list[Any]]) -> str:
         """Which ``where`` condition, added one by one, leaves no result."""
         for n in range(1, len(request.where) + 1):
             probe = compile_results(
@@ -508,7 +534,7 @@ class KnowledgeGraph:
         return "Empty: every condition matches results, but the verbs (pair, best-per, not-in) leave none."
 
     @checked
-    def find(self, ident: str):
+    def find(self, ident: str) -> Resolved:
         """The record ``ident`` names: an id, ``kind/id``, or any name or alias of a record, in any case
         (:class:`benchkg.records.names.Resolved`).
 
@@ -524,7 +550,7 @@ class KnowledgeGraph:
         return resolve(self.names(), [k for k in KINDS if k in NAMED_KINDS], ident, "")
 
     @checked
-    def query(self, name: str, *, limit: int | None = None, offset: int = 0, **params) -> Rows:
+    def query(self, name: str, *, limit: int | None = None, offset: int = 0, **params: object) -> Rows:
         """Run a saved query; parameters as keywords (``"any"`` lifts a default), ``limit`` and
         ``offset`` a window of its rows. Returns :class:`Rows` of Python values.
 
@@ -538,7 +564,7 @@ class KnowledgeGraph:
         return Rows(answer.results, [c.text() for c in answer.caveats], answer.left_out, answer.notes())
 
     @_guarded
-    def report(self, engine: str = "fast", progress=None):
+    def report(self, engine: str = "fast", progress: Progress | None = None) -> Report:
         """Validate against the shapes (benchkg's and the data repository's), incrementally against
         the findings cached beside the store; the :class:`benchkg.checks.validate.Report`."""
 
@@ -559,7 +585,7 @@ class KnowledgeGraph:
             report.hidden, report.findings = len(report.findings) - len(kept), kept
         return report
 
-    def validate(self, engine: str = "fast") -> list:
+    def validate(self, engine: str = "fast") -> list[Finding]:
         """The findings: every convention a record breaks, with file, line, field and severity
         (:class:`benchkg.checks.validate.Finding`).
 
@@ -570,7 +596,7 @@ class KnowledgeGraph:
 
     @_guarded
     @checked
-    def show(self, ident: str, all_referrers: bool = False, progress=None) -> RecordPage:
+    def show(self, ident: str, all_referrers: bool = False, progress: Progress | None = None) -> RecordPage:
         """One record (:class:`benchkg.answers.show.RecordPage`): its fields, what refers to it, the
         gotchas that apply and its findings; ``str()`` of it is the page ``benchkg show`` prints (derived
         values and what its terms mean too).
@@ -594,7 +620,7 @@ class KnowledgeGraph:
 
     @_guarded
     @checked
-    def compare(self, a: str, b: str, progress=None):
+    def compare(self, a: str, b: str, progress: Progress | None = None) -> Comparison:
         """Whether two claims can be compared: values, ratio, every difference and the caveats
         (:class:`benchkg.answers.compare.Comparison`; ``.text()`` reads it)."""
 
@@ -605,7 +631,14 @@ class KnowledgeGraph:
 
     @_guarded
     @checked
-    def push(self, endpoint: str, *, gsp: str | None = None, update_endpoint: str | None = None, progress=None):
+    def push(
+        self,
+        endpoint: str,
+        *,
+        gsp: str | None = None,
+        update_endpoint: str | None = None,
+        progress: Progress | None = None,
+    ) -> PushResult:
         """Make the SPARQL store at ``endpoint`` hold exactly this graph, sending only what changed
         (:func:`benchkg.graph.remote.push_graph`); the :class:`benchkg.graph.remote.PushResult`.
 
@@ -626,16 +659,16 @@ class KnowledgeGraph:
             timeouts=self.timeouts,
         )
 
-    def names(self):
+    def names(self) -> Names:
         """Every record's names (ids, names, aliases) of this folder and the reference set it uses
         (:class:`benchkg.records.names.Names`), read once per build."""
 
-        if getattr(self, "_names", None) is None:
+        if self._names is None:
             self._names = names_of(self.layout.layers)
         return self._names
 
     @checked
-    def draft(self, source: str | Path, out: str | Path | None = None) -> list:
+    def draft(self, source: str | Path, out: str | Path | None = None) -> list[Draft]:
         """The draft claims of a saved blog post, press release or record page, one per number it states
         with its own context (:mod:`benchkg.draft`); with ``out``, each written there as
         ``benchmarks/<id>.json`` (and the page's ``sources/<id>.json``, and for a claim the text says is
@@ -668,7 +701,7 @@ class KnowledgeGraph:
 
     @_guarded
     @checked
-    def export(self, path: str | Path, format: str | None = None, progress=None) -> Path:
+    def export(self, path: str | Path, format: str | None = None, progress: Progress | None = None) -> Path:
         """Write the graph to ``path`` (Turtle, N-Triples, TriG, N-Quads or JSON-LD, by the file name
         unless ``format`` says); returns the path."""
 
@@ -684,9 +717,9 @@ class KnowledgeGraph:
         *,
         endpoint: str | None = None,
         published_at: str = PUBLISHED_AT,
-        findings: list | None = None,
-        progress=None,
-    ):
+        findings: list[Finding] | None = None,
+        progress: Progress | None = None,
+    ) -> SiteReport:
         """Write the static linked-data site to ``out`` (:func:`benchkg.publish.site.build_site`), with
         each record's findings on its page (``findings``: those of :meth:`report`, found here unless
         given); the :class:`benchkg.publish.site.SiteReport`.
@@ -722,7 +755,9 @@ class KnowledgeGraph:
             return []
         return [name[: -len(".json")] for kind, name in record_names(self.data) if kind == "benchmarks"]
 
-    def server(self, host: str = "127.0.0.1", port: int = 7878, limits: Limits | None = None, progress=None):
+    def server(
+        self, host: str = "127.0.0.1", port: int = 7878, limits: Limits | None = None, progress: Progress | None = None
+    ) -> ThreadingHTTPServer:
         """A read-only SPARQL endpoint on the store, built first (``progress`` as for :meth:`build`),
         not yet serving: call its ``serve_forever()`` (:func:`benchkg.publish.serve.make_server`). The
         store is let go of first: each query opens it read-only in a process of its own, and this
@@ -740,7 +775,7 @@ class KnowledgeGraph:
         return make_server(path, host, port, limits)
 
 
-def reference(prepare: bool = False, progress=None):
+def reference(prepare: bool = False, progress: Progress | None = None) -> ReferenceSet:
     """benchkg's reference set, by version (:class:`benchkg.checks.reference.ReferenceSet`); with ``prepare``,
     built into its cache first (what a data repository's first command otherwise does).
 
@@ -754,7 +789,7 @@ def reference(prepare: bool = False, progress=None):
 
 
 @checked
-def open(data: str | Path = "data", **options) -> KnowledgeGraph:  # noqa: A001 - benchkg.open, as in the README
+def open(data: str | Path = "data", **options: Any) -> KnowledgeGraph:  # noqa: A001 - benchkg.open, as in the README
     """Open a records folder (see :class:`KnowledgeGraph` for the options).
 
     >>> open("data")
@@ -778,26 +813,43 @@ def explain(term: str) -> tuple[str, str]:
     return meaning(term)
 
 
-def importers() -> dict[str, Importer]:
-    """The importers ``benchkg import`` knows, by name: benchkg's own and those other installed packages
-    register (entry points of group ``benchkg.importers``; docs/importers.md).
+def list_importers() -> list[Listed]:
+    """The importers ``benchkg import`` knows, sorted by name: benchkg's own and those other installed
+    packages register (entry points of group ``benchkg.importers``; docs/importers.md), each imported
+    alone. One that does not load is listed with why (``problem``, naming it and its package), and the
+    others still work.
 
-    >>> {"mlperf", "epoch", "inferencex"} <= set(importers())
-    True
+    >>> [found.name for found in list_importers() if found.importer][:3]
+    ['epoch', 'inferencex', 'mlperf']
     """
+    return listing()
+
+
+def importers() -> dict[str, Importer]:
+    """Deprecated (its name is the package ``benchkg.importers``'s): :func:`list_importers`. The
+    importers that load, by name."""
+    warnings.warn(
+        "benchkg.api.importers() is deprecated: call benchkg.api.list_importers() (one entry per importer, "
+        "with why one does not load)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
     return registered()
 
 
 @checked
-def import_data(source: str, paths: list, out: str | Path = "data", progress=None) -> ImportReport:
+def import_data(
+    source: str, paths: Sequence[str | Path], out: str | Path = "data", progress: Progress | None = None
+) -> ImportReport:
     """Turn third-party data into records in ``out`` (same input, same files, byte for byte), with the
-    importer called ``source`` (:func:`importers`): ``mlperf`` round folders, Epoch's
+    importer called ``source`` (:func:`list_importers`): ``mlperf`` round folders, Epoch's
     ``ml_hardware.csv``, an InferenceX benchmarks export, or a registered plugin's input. Every path is
     read before anything is written: input that is refused writes nothing.
 
     >>> import tempfile
     >>> out = Path(tempfile.mkdtemp())
-    >>> report = import_data("inferencex", ["tests/fixtures/inferencex/benchmarks.json"], out)
+    >>> sample = importer("inferencex").sample  # (each importer ships a sample of its input)
+    >>> report = import_data("inferencex", [sample], out)
     >>> len(list(out.glob("benchmarks/inferencex-*.json"))) > 0, report.text().startswith("imported")
     (True, True)
 

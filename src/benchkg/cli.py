@@ -679,11 +679,14 @@ def import_(
              benchkg import inferencex my-inferencex-export.json --out data
              benchkg import --list
     """
-    from benchkg.api import import_data, importers
+    from benchkg.api import import_data, list_importers
 
-    if list_:
-        for name, found in importers().items():
-            _echo(f"{name:<12} reads {found.reads}\n{'':<12} refuses {found.refuses}")
+    if list_:  # (a plugin that does not load is listed with why; the others still work)
+        for found in list_importers():
+            if found.importer is None:
+                _echo(f"{found.name:<12} does not load\n{'':<12} {found.problem}")
+            else:
+                _echo(f"{found.name:<12} reads {found.importer.reads}\n{'':<12} refuses {found.importer.refuses}")
         return
     if source is None or not paths:
         raise typer.BadParameter(

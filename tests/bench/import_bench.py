@@ -31,6 +31,8 @@ def main() -> None:
     rounds = sorted(
         p for p in real.glob("mlperf_inference_v*") if (p / "summary_results.json").is_file() or is_summary_round(p)
     )
+    if all(p.name != MLPERF.sample.name for p in rounds):  # the vendored v6.0 is the importer's own sample
+        rounds.append(MLPERF.sample)
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
         shutil.copytree(
@@ -44,7 +46,8 @@ def main() -> None:
         t = time.perf_counter()
         for folder in rounds:
             run_import(MLPERF, [folder], data, report=report)
-        run_import(EPOCH_IMPORTER, [real / "epoch_ml_hardware" / "ml_hardware.csv"], data, report=report)
+        epoch = real / "epoch_ml_hardware" / "ml_hardware.csv"
+        run_import(EPOCH_IMPORTER, [epoch if epoch.is_file() else EPOCH_IMPORTER.sample], data, report=report)
         t_import = time.perf_counter() - t
         t = time.perf_counter()
         built = build_graph(data)

@@ -11,6 +11,7 @@ import re
 import shutil
 import textwrap
 from decimal import Decimal, InvalidOperation
+from typing import Any
 from xml.sax.saxutils import escape as _xml_escape
 from xml.sax.saxutils import quoteattr as _xml_quoteattr
 
@@ -173,7 +174,7 @@ def to_markdown(results: Results) -> str:
     return "\n".join([head, rule] + body)
 
 
-def plain(term):
+def plain(term: Any) -> str | int | Decimal | bool | None:
     """A term as a spreadsheet or pandas wants it: ids for record IRIs, values for concepts, units
     as written in records, numbers as numbers, booleans as booleans, dates as text.
 

@@ -112,14 +112,14 @@ def _ready(root: Path) -> bool:
         return False
 
 
-def seed_store(store_dir: Path, persist: bool = True):
+def seed_store(store_dir: Path | None, persist: bool = True) -> Store | None:
     """Start a data repository's new store from the prepared reference set: a checkpoint of it at
-    ``store_dir`` (persist), or an in-memory copy (returned). The manifest snapshot comes along, so
+    ``store_dir`` (persist), or an in-memory copy (returned; also when there is no ``store_dir``). The manifest snapshot comes along, so
     the first build stats the reference files instead of reading them."""
 
     source_dir = store_dir_for(prepared())
     source = Store.read_only(str(source_dir))
-    if not persist:
+    if not persist or store_dir is None:
         memory = Store()
         memory.bulk_load(input=source.dump(format=RdfFormat.N_QUADS), format=RdfFormat.N_QUADS)
         return memory

@@ -16,9 +16,9 @@ from benchkg.records.layout import layout_for
 from benchkg.records.schema import ID_PATTERN
 
 TABLES = Path(__file__).resolve().parent
-#: where benchkg's own importers keep their samples (``Importer.sample``): a checkout's test fixtures,
-#: which the conformance test imports (an installed wheel has none, and needs none)
-SAMPLES = Path(__file__).resolve().parents[3] / "tests" / "fixtures"
+#: where benchkg's own importers keep their samples (``Importer.sample``): inside the package, so the wheel
+#: holds them (the conformance test imports each; samples/README.md says where they come from)
+SAMPLES = TABLES / "samples"
 
 
 def slug(text: str, empty: str = "unnamed") -> str:

@@ -14,10 +14,15 @@ its ``pyproject.toml`` exactly as another package registers its own (docs/import
 
     [project.entry-points."benchkg.importers"]
     mlperf = "benchkg.importers.mlperf:IMPORTER"
+
+or in code, by :func:`register` (tests). Each is imported only when it is asked for by name (as
+rdflib's plugin registry loads a parser): a plugin that does not import fails alone, named with its
+package, and ``benchkg import inferencex`` never imports it.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -28,7 +33,22 @@ from benchkg.importers.common import ImportReport, read_record_json, record_path
 from benchkg.kernel.errors import InputError, UsageError
 from benchkg.kernel.terminal import Progress
 
-__all__ = ["GROUP", "Importer", "InputError", "Plain", "Progress", "Target", "importer", "registered", "run_import"]
+__all__ = [
+    "GROUP",
+    "Importer",
+    "InputError",
+    "Listed",
+    "Plain",
+    "Progress",
+    "Target",
+    "importer",
+    "listing",
+    "names",
+    "register",
+    "registered",
+    "run_import",
+    "unregister",
+]
 
 GROUP = "benchkg.importers"
 
@@ -90,42 +110,129 @@ class Plain:
     read: Callable[[Path, Target], None]
 
 
-def registered() -> dict[str, Importer]:
-    """Every importer, by name: the entry points of group ``benchkg.importers`` (benchkg's own and any
-    other package's), sorted by name.
+#: importers registered in code (:func:`register`), by name: an importer, a function that makes one, or
+#: ``"module:attribute"``; each stands before an entry point of its name
+_IN_CODE: dict[str, Importer | Callable[[], Importer] | str] = {}
 
-    >>> sorted(registered())[:3]
-    ['epoch', 'inferencex', 'mlperf']
+#: what loads an importer: an entry point, or what :func:`register` was given
+_Source = metadata.EntryPoint | Importer | Callable[[], Importer] | str
 
-    :raises UsageError: for an entry point that does not load or is not an importer, naming it.
+
+@dataclass(frozen=True)
+class Listed:
+    """One importer as ``benchkg import --list`` shows it: loaded, or the reason it does not load."""
+
+    name: str
+    package: str  # where it comes from: "package benchkg 0.1.0", a plugin's, or "registered in code"
+    importer: Importer | None
+    problem: str = ""  # why it does not load (naming it and its package), when it does not
+
+
+def register(name: str, source: Importer | Callable[[], Importer] | str) -> None:
+    """Make ``name`` an importer without an entry point (for tests, or a program that embeds benchkg):
+    ``source`` is an importer, a function that makes one, or ``"module:attribute"``, loaded when ``name``
+    is first asked for. It stands before an installed entry point of the same name.
+
+    >>> register("tiny", lambda: Plain("tiny", "nothing", "everything", Path("."), lambda path, target: None))
+    >>> importer("tiny").reads, "tiny" in names()
+    ('nothing', True)
+    >>> unregister("tiny")
     """
-    points = {p.name: p.value for p in metadata.entry_points(group=GROUP)}
-    found = {}
-    for name, value in sorted(points.items()):
-        try:
-            module, _, attribute = value.partition(":")
-            obj = getattr(__import__(module, fromlist=[attribute]), attribute)
-        except Exception as e:  # a plugin's import error is its own, reported by name
-            raise UsageError(f"the importer {name!r} ({value}) does not load: {type(e).__name__}: {e}") from e
-        if not isinstance(obj, Importer) or obj.name != name:
-            raise UsageError(
-                f"the importer {name!r} ({value}) is not an importer: it needs name {name!r}, reads, refuses, "
-                "sample and read(path, target) (docs/importers.md)"
-            )
-        found[name] = obj
-    return found
+    _IN_CODE[name] = source
+
+
+def unregister(name: str) -> None:
+    """Forget the importer :func:`register` made ``name`` (an entry point of that name is found again)."""
+    _IN_CODE.pop(name, None)
+
+
+def _sources() -> dict[str, tuple[str, _Source]]:
+    """Every importer's name, sorted, with its package and what loads it; nothing is imported."""
+    found: dict[str, tuple[str, _Source]] = {}
+    for point in metadata.entry_points(group=GROUP):
+        dist = point.dist
+        found[point.name] = (f"package {dist.name} {dist.version}" if dist else "an unknown package", point)
+    for name, source in _IN_CODE.items():
+        found[name] = ("registered in code", source)
+    return dict(sorted(found.items()))
+
+
+def _load(name: str, package: str, source: _Source) -> Importer:
+    """The importer ``source`` names, imported now (only it).
+
+    :raises UsageError: naming it, its package and what to do, for one that does not load or is not an
+        importer.
+    """
+    where = f"{source.value}, {package}" if isinstance(source, metadata.EntryPoint) else package
+    try:
+        if isinstance(source, metadata.EntryPoint):
+            obj: object = source.load()
+        elif isinstance(source, str):
+            module, _, attribute = source.partition(":")
+            obj = getattr(importlib.import_module(module), attribute)
+        else:
+            obj = source if isinstance(source, Importer) else source()
+    except Exception as e:  # a plugin's error is its own: reported by name, the other importers still work
+        raise UsageError(
+            f"the importer {name!r} ({where}) does not load: {type(e).__name__}: {e} "
+            f"(fix or uninstall that package; the other importers work)"
+        ) from e
+    if not isinstance(obj, Importer) or obj.name != name:
+        raise UsageError(
+            f"the importer {name!r} ({where}) is not an importer: it needs name {name!r}, reads, refuses, "
+            "sample and read(path, target) (docs/importers.md)"
+        )
+    return obj
+
+
+def names() -> list[str]:
+    """The name of every importer, sorted: the entry points of group ``benchkg.importers`` (benchkg's own
+    and any other package's) and those :func:`register` made. No importer is imported.
+
+    >>> names()[:3]
+    ['epoch', 'inferencex', 'mlperf']
+    """
+    return list(_sources())
 
 
 def importer(name: str) -> Importer:
-    """The importer called ``name``.
+    """The importer called ``name``, imported alone: another that does not load does not matter.
 
-    :raises UsageError: naming the importers there are.
+    >>> importer("epoch").sample.name
+    'ml_hardware.csv'
+
+    :raises UsageError: naming the importers there are; for one that does not load or is not an
+        importer, naming it and its package.
     """
-    found = registered()
-    if name not in found:
-        known = ", ".join(found) or "none: is benchkg installed (pip install -e .)? its own are entry points too"
+    sources = _sources()
+    if name not in sources:
+        known = ", ".join(sources) or "none: is benchkg installed (pip install -e .)? its own are entry points too"
         raise UsageError(f"no importer {name!r}; importers: {known} (benchkg import --list)")
-    return found[name]
+    return _load(name, *sources[name])
+
+
+def listing() -> list[Listed]:
+    """Every importer, sorted by name, each imported alone: one that does not load is listed with why.
+
+    >>> [(found.name, found.package.split()[1], found.problem) for found in listing()][:1]
+    [('epoch', 'benchkg', '')]
+    """
+    found = []
+    for name, (package, source) in _sources().items():
+        try:
+            found.append(Listed(name, package, _load(name, package, source)))
+        except UsageError as e:
+            found.append(Listed(name, package, None, str(e)))
+    return found
+
+
+def registered() -> dict[str, Importer]:
+    """Every importer that loads, by name, sorted (:func:`listing` says why one does not).
+
+    >>> sorted(registered())[:3]
+    ['epoch', 'inferencex', 'mlperf']
+    """
+    return {found.name: found.importer for found in listing() if found.importer is not None}
 
 
 def run_import(

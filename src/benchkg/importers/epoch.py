@@ -100,7 +100,7 @@ IMPORTER = Plain(
     name="epoch",
     reads="Epoch AI's ml_hardware.csv (Data on Machine Learning Hardware): chip specifications",
     refuses="a file that is not that CSV: another header, a number it cannot read, more than 50 MB",
-    sample=SAMPLES / "realdata" / "epoch_ml_hardware" / "ml_hardware.csv",
+    sample=SAMPLES / "epoch_ml_hardware" / "ml_hardware.csv",
     read=read_epoch,
 )
 

@@ -374,7 +374,7 @@ IMPORTER = Plain(
     name="mlperf",
     reads="an MLPerf Inference round folder: summary_results.json (v4.1–v6.0) or summary.json (v6.1), and systems/",
     refuses="a folder without a summary, a summary of another shape, a round number it cannot read",
-    sample=SAMPLES / "realdata" / "mlperf_inference_v6.0",
+    sample=SAMPLES / "mlperf_inference_v6.0",
     read=read_round,
 )
 
