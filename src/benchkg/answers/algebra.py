@@ -424,6 +424,13 @@ def _test(cond: Condition, var: str, resolve, base: str) -> str:
             text = f'STRAFTER(STR({var}), "/id/{col.of}/")'
         elif col.kind == "concept":
             text = f'STRAFTER(STR({var}), "#{col.of}-")'
+        if col.kind == "unit":  # the unit as shown (tokens/s), not its IRI (unit~http was every row)
+            shown = [u for u in UNITS if cond.values[0].lower() in u.lower()]
+            return (
+                f"{var} IN ({', '.join(_term(col, cond.column, u, resolve, base) for u in shown)})"
+                if shown
+                else "false"
+            )
         return f"CONTAINS(LCASE({text}), LCASE({sparql_string(cond.values[0])}))"
     if (col.kind == "tier" or cond.column == "round") and cond.op in ("<", ">", "<=", ">="):
         number = re.sub(r"^(?:mlperf-inference-)?v", "", cond.values[0]) if cond.column == "round" else cond.values[0]
@@ -460,8 +467,11 @@ def _filters(conditions: list[Condition], claim: str, fresh: _Vars, resolve, bas
     for name, conds in unequal.items():
         var = fresh() + "w"
         tests = " || ".join(f"({_test(c, var, resolve, base)})" for c in conds)
+        # a column of the result node reads it through the claim: unlinked, the MINUS was every claim times
+        # every result (metric!=throughput took 77 s embedded, and timed out on a server)
+        link = f"{claim} bk:result ?_r{claim[1:]} . " if "{r}" in COLUMNS[name].pattern else ""
         out.append(
-            f"MINUS {{ {claim} a bk:Benchmark . {_pattern(COLUMNS[name], claim, var, fresh)} FILTER ({tests}) }}"
+            f"MINUS {{ {claim} a bk:Benchmark . {link}{_pattern(COLUMNS[name], claim, var, fresh)} FILTER ({tests}) }}"
         )
     return out
 
