@@ -95,7 +95,7 @@ def per_accelerator(claim: dict) -> Decimal | None:
     if claim.get("scope") == "per-accelerator":
         return Decimal(claim["value"])
     if claim.get("scope") == "aggregate" and claim.get("accelerator_count"):
-        return Context(prec=17).divide(Decimal(claim["value"]), Decimal(claim["accelerator_count"]))  # (issue 62)
+        return Context(prec=10).divide(Decimal(claim["value"]), Decimal(claim["accelerator_count"]))  # (issue 62)
     return None
 
 

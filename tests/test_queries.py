@@ -64,7 +64,7 @@ def test_leaderboard_seed_server_claim(seed_store):
     row = run_query(seed_store, "leaderboard", {"model": "llama2-70b", "scenario": "server"}).rows[0]
     claim = RECORDS["benchmarks"][local(row["claim"])]
     assert Decimal(row["value"].value) == claim["value"]
-    assert Decimal(row["per_accelerator"].value) == Context(prec=17).divide(claim["value"], claim["accelerator_count"])
+    assert Decimal(row["per_accelerator"].value) == Context(prec=10).divide(claim["value"], claim["accelerator_count"])
     assert row["derived"].value == "true"
     assert {"bench-mlperf-offline-is-not-always-faster-than-server"} <= ids(row["gotchas"])
 

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from benchkg.importers.common import ImportReport, read_record_json, record_path, write_record
 from benchkg.kernel.errors import InputError, UsageError
@@ -163,15 +163,19 @@ def _load(name: str, package: str, source: _Source) -> Importer:
     :raises UsageError: naming it, its package and what to do, for one that does not load or is not an
         importer.
     """
-    where = f"{source.value}, {package}" if isinstance(source, metadata.EntryPoint) else package
+    # (an entry point by what it does: a distribution finder other than the standard library's, such as an
+    # editable install's, gives entry points of a class of its own)
+    point = source if not isinstance(source, (str, Importer)) and hasattr(source, "load") else None
+    where = f"{getattr(point, 'value', name)}, {package}" if point is not None else package
     try:
-        if isinstance(source, metadata.EntryPoint):
-            obj: object = source.load()
+        if point is not None:
+            obj: object = point.load()
         elif isinstance(source, str):
             module, _, attribute = source.partition(":")
             obj = getattr(importlib.import_module(module), attribute)
         else:
-            obj = source if isinstance(source, Importer) else source()
+            made = cast("Importer | Callable[[], Importer]", source)
+            obj = made if isinstance(made, Importer) else made()
     except Exception as e:  # a plugin's error is its own: reported by name, the other importers still work
         raise UsageError(
             f"the importer {name!r} ({where}) does not load: {type(e).__name__}: {e} "
