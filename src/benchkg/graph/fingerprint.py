@@ -27,7 +27,7 @@ def module_file(module: str, package: Path = PACKAGE) -> Path | None:
     """
     parts = module.split(".")[1:]
     for candidate in (package.joinpath(*parts).with_suffix(".py"), package.joinpath(*parts, "__init__.py")):
-        if parts and candidate.is_file() or not parts and candidate.name == "__init__.py" and candidate.is_file():
+        if candidate.is_file():
             return candidate
     return None
 
