@@ -160,12 +160,15 @@ def _fields(data: dict) -> list[str]:
 
 
 def _derived(backend, iri: str) -> list[str]:
-    """The values benchkg derived for a claim (per accelerator), marked as not stated by the source."""
+    """The values benchkg derived for a claim (per accelerator, or per socket for a CPU-only result), as the
+    build derived them (graph/facts.py: none for a mixed system), marked as not stated by the source."""
     derived = backend.results(
         f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
         PREFIX qudt: <http://qudt.org/schema/qudt/>
-        SELECT ?value ?unit ?scope WHERE {{ <{iri}> bk:derivedValue ?d .
-          ?d qudt:value ?value ; bk:scope ?scope . OPTIONAL {{ ?d qudt:hasUnit ?unit }} }}""",
+        SELECT ?value ?unit ?scope WHERE {{ <{iri}> bk:result ?r . ?r bk:scope bk:scope-aggregate .
+          OPTIONAL {{ ?r qudt:hasUnit ?unit }}
+          {{ <{iri}> bk:perAcceleratorValue ?value BIND ("per-accelerator" AS ?scope) }}
+          UNION {{ <{iri}> bk:perSocketValue ?value BIND ("per socket" AS ?scope) }} }}""",
     )
     # the audited result it restates and its superlative's verdict, both derived at build time (one query)
     audited = backend.results(
@@ -178,7 +181,7 @@ def _derived(backend, iri: str) -> list[str]:
         }} ORDER BY ?a ?best""",
     )
     lines = [
-        f"  derived: {short(row['value'])} {short(row.get('unit'))} {short(row['scope'])} "
+        f"  derived: {short(row['value'])} {short(row.get('unit'))} {row['scope'].value} "
         f"(= value ÷ accelerator_count; not stated by the source)"
         for row in derived.rows
     ]
