@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -214,3 +215,53 @@ def test_the_worked_example_in_the_docs_is_the_plugin_the_tests_run():
     text = (ROOT / "docs" / "importers.md").read_text()
     for path, fence in (("pyproject.toml", "toml"), ("benchkg_acme_csv/__init__.py", "python")):
         assert f"```{fence}\n{(PLUGIN / path).read_text().rstrip()}\n```" in text, path
+
+
+def _fences(text: str, language: str) -> list[str]:
+    """The bodies of the page's fenced blocks of ``language`` ("" for a block that names none), read in
+    order (an opening fence, then the next fence closes it)."""
+    blocks = re.findall(r"^```(\w*)\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL)
+    return [body for lang, body in blocks if lang == language]
+
+
+def test_the_docs_walkthrough_runs_as_written_on_a_package_made_from_the_page(tmp_path):
+    """docs/importers.md tried as a newcomer would: the package written from the page's own blocks
+    (its pyproject.toml, its module, its CSV), then the page's commands run one by one in a folder that
+    holds it and a data repository. pip is given the flags a machine without network needs (no index,
+    no build isolation, benchkg itself already installed) and a target folder of its own."""
+    page = (ROOT / "docs" / "importers.md").read_text()
+    toml, module, table = _fences(page, "toml")[0], _fences(page, "python")[0], _fences(page, "csv")[0]
+    package = tmp_path / "benchkg-acme-csv"
+    (package / "benchkg_acme_csv").mkdir(parents=True)
+    (package / "pyproject.toml").write_text(toml)
+    (package / "benchkg_acme_csv" / "__init__.py").write_text(module)
+    (tmp_path / "acme-results.csv").write_text(table)
+    shutil.copytree(DATA, tmp_path / "data")
+    commands = [
+        line.split() for line in _fences(page, "")[-1].splitlines() if line.split()[:1] in (["pip"], ["benchkg"])
+    ]
+    assert [c[:2] for c in commands] == [
+        ["pip", "install"],
+        ["benchkg", "import"],
+        ["benchkg", "import"],
+        ["benchkg", "validate"],
+    ]
+    site = tmp_path / "site-packages"
+    env = dict(os.environ, PYTHONPATH=str(site))
+    done = {}
+    for command in commands:
+        if command[0] == "pip":
+            argv = [sys.executable, "-m", "pip", *command[1:2], "-q", "--no-index", "--no-deps", "--no-build-isolation",
+                    "--target", str(site), *command[2:]]  # fmt: skip
+        else:
+            argv = [str(BENCHKG), *command[1:]]
+        done[" ".join(command)] = ran = subprocess.run(
+            argv, cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600
+        )
+        assert ran.returncode == 0, (command, ran.stdout, ran.stderr)
+    assert "acme-csv" in done["benchkg import --list"].stdout.split()
+    written = sorted(p.name for p in (tmp_path / "data" / "benchmarks").glob("acme-*.json"))
+    assert len(written) == len(table.splitlines()) - 1, written  # a claim per row of the table
+    checked = done["benchkg validate"].stdout
+    assert checked.splitlines()[-1].startswith("0 violation(s),"), checked
+    assert all(f"data/benchmarks/{name}" in checked for name in written), checked  # (each read: its info note)

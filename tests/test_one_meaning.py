@@ -136,6 +136,21 @@ def test_a_mixed_system_has_no_per_accelerator_value_in_any_answer(kg, data):
     text = " ".join(shown.stdout.split())
     assert not re.search(r"per accelerator [\d,.]+", text) and "(per accelerator; a ÷ b)" not in text, text
     assert "— different hardware" not in text, text  # one system: one combination of chips, no difference
+    # show and the site's claim page read the same fact (issue 63: each divided by the count itself)
+    derived_line = re.compile(r"^\s+derived: [\d,.]+", re.MULTILINE)  # (the legend defines the word too)
+    assert not derived_line.search(cli("show", a, "--data", data).stdout)
+    single = next(
+        c["id"]
+        for c in _files()
+        if len(_made_of(c, chips)) == 1 and c["scope"] == "aggregate" and c["unit"] == "tokens/s"
+    )
+    assert derived_line.search(cli("show", single, "--data", data).stdout)  # (there for a chip of its own)
+    from benchkg.publish.entities import _headline
+    from benchkg.publish.sitegraph import Renderer, SiteGraph
+
+    site = SiteGraph(kg.store, kg.base)
+    headlines = {c: _headline(site, Renderer(site, ""), site.prefix + "benchmarks/" + c) for c in (a, single)}
+    assert "Per accelerator" not in headlines[a] and "Per accelerator" in headlines[single], headlines
 
 
 def test_the_best_per_group_of_a_lower_is_better_unit_is_its_lowest(kg):

@@ -54,23 +54,24 @@ SELECT ?claim ?rank ?ranked ?v ?unit ?scope ?metric ?derived ?count ?facet ?give
   # 0.25 s of every build on data/, where the claims that assert a rank are 15)
   ?claim bk:asserts ?as ; bk:result ?r . ?r qudt:value ?v ; qudt:hasUnit ?unit ; bk:scope ?scope ; bk:metric ?metric .
   OPTIONAL { ?as bk:rank ?rank } OPTIONAL { ?as bk:rankScope ?ranked }
-  OPTIONAL { ?claim bk:derivedValue/qudt:value ?derived } OPTIONAL { ?claim bk:acceleratorCount ?count }
+  OPTIONAL { ?claim bk:perAcceleratorValue ?derived } OPTIONAL { ?claim bk:acceleratorCount ?count }
   OPTIONAL { ?claim bk:auditedBy ?audited } OPTIONAL { ?r bk:statedInterval ?interval }
   OPTIONAL { ?as bk:among ?pop . ?pop ?facet ?given OPTIONAL { ?given bk:madeOf ?part } }
 }
 """
-#: every audited result, a row per chip it meets (as run, its rack's chip, their base chips) and kind
+#: every audited result, a row per chip it meets (the rack it names, the chip it ran on, their base chips: the
+#: derived facts, graph/facts.py; a mixed system meets its combination, never one of its chips) and kind
 _AUDITED = """
 SELECT ?o ?v ?unit ?scope ?metric ?derived ?count ?nodes ?suite ?division ?systemType ?model ?scenario
        ?accuracyTarget ?chip ?vendor ?sub ?kind WHERE {
   ?o bk:measuredBy bk:measured-by-mlcommons ; bk:result ?r .
   ?r qudt:value ?v ; qudt:hasUnit ?unit ; bk:scope ?scope ; bk:metric ?metric .
-  OPTIONAL { ?o bk:derivedValue/qudt:value ?derived } OPTIONAL { ?o bk:acceleratorCount ?count }
+  OPTIONAL { ?o bk:perAcceleratorValue ?derived } OPTIONAL { ?o bk:acceleratorCount ?count }
   OPTIONAL { ?o bk:nodeCount ?nodes } OPTIONAL { ?o bk:accelerator/bk:vendor ?vendor }
   OPTIONAL { ?o bk:suite ?suite } OPTIONAL { ?o bk:division ?division } OPTIONAL { ?o bk:systemType ?systemType }
   OPTIONAL { ?o bk:model ?model } OPTIONAL { ?o bk:scenario ?scenario } OPTIONAL { ?o bk:accuracyTarget ?accuracyTarget }
-  OPTIONAL { { ?o bk:accelerator ?chip } UNION { ?o bk:accelerator/bk:madeOf ?chip }
-             UNION { ?o bk:accelerator/bk:variantOf ?chip } UNION { ?o bk:accelerator/bk:madeOf/bk:variantOf ?chip } }
+  OPTIONAL { { ?o bk:ranOnAsNamed ?chip } UNION { ?o bk:ranOn ?chip }
+             UNION { ?o bk:ranOnAsNamed/bk:variantOf ?chip } UNION { ?o bk:ranOn/bk:variantOf ?chip } }
   OPTIONAL { ?o bk:submitter ?sub OPTIONAL { ?sub bk:organizationKind ?kind } }
 }
 """
@@ -133,7 +134,7 @@ def _interval_in_scope(claim: dict[str, Any], ranked: str) -> Interval | None:
     scope = claim["scope"].value
     if scope == ranked:
         return stated
-    if ranked == _PER_ACCELERATOR and scope == _AGGREGATE and "count" in claim and Decimal(claim["count"].value) > 0:
+    if ranked == _PER_ACCELERATOR and scope == _AGGREGATE and "derived" in claim:  # it has a per-accelerator value
         return stated.scaled(1 / Decimal(claim["count"].value))
     if ranked == _AGGREGATE and scope == _PER_ACCELERATOR and "count" in claim:
         return stated.scaled(Decimal(claim["count"].value))

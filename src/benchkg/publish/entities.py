@@ -78,6 +78,7 @@ def _headline(g: SiteGraph, r: Renderer, iri: str) -> str:
     what it was measured on."""
     rows = []
     result = g.first(iri, BK + "result")
+    unit = scope = None
     if result is not None:
         value, unit = g.first(result.value, QUDT + "value"), g.first(result.value, QUDT + "hasUnit")
         scope, metric = g.first(result.value, BK + "scope"), g.first(result.value, BK + "metric")
@@ -88,15 +89,20 @@ def _headline(g: SiteGraph, r: Renderer, iri: str) -> str:
                 f'<span class="note">({r.term(metric)}, {r.term(scope)}, as the source states it)</span>',
             )
         )
-    for derived in g.all(iri, BK + "derivedValue"):
-        value, unit = g.first(derived.value, QUDT + "value"), g.first(derived.value, QUDT + "hasUnit")
+    for label, predicate, per in (
+        ("Per accelerator", "perAcceleratorValue", "accelerators"),
+        ("Per socket", "perSocketValue", "sockets"),
+    ):
+        derived = g.first(iri, BK + predicate)  # a comparison fact (graph/facts.py): none for a mixed system
+        if derived is None or scope is None or scope.value != BK + "scope-aggregate":
+            continue  # (a per-accelerator value as stated is the result above)
         count = g.first(iri, BK + "acceleratorCount")
         rows.append(
             (
-                "Per accelerator",
-                f'<span class="derived">{r.term(value)} {r.term(unit)}</span> '
+                label,
+                f'<span class="derived">{r.term(derived)} {r.term(unit)}</span> '
                 f'<span class="note">derived by benchkg (value ÷ {esc(count.value if count else "?")} '
-                f"accelerators), not stated by the source and not an official metric</span>",
+                f"{per}), not stated by the source and not an official metric</span>",
             )
         )
     accelerators = g.all(iri, BK + "accelerator")
