@@ -10,6 +10,7 @@ import json
 import shutil
 
 import pytest
+from pyoxigraph import NamedNode
 
 from benchkg.answers.caveats import comparison_caveats
 from benchkg.answers.queries import run_query
@@ -333,3 +334,65 @@ def test_open_vs_closed_pairs_within_a_submitter(full_store):
                 use_default_graph_as_union=True,
             )
             assert [x["s"].value.rsplit("/", 1)[1] for x in got] == [r["submitter"].value]
+
+
+#: a repository claim stating an accuracy tier for deepseek-r1, whose MLPerf round has one accuracy target
+#: (no audited result states one): the audited record must stay as it is (issue 64)
+VENDOR_TIER = {
+    "id": "vendor-deepseek-r1-tier-99",
+    "title": "A vendor's DeepSeek-R1 Offline result at the 99% tier",
+    "suite_id": "mlperf-inference-v6.1",
+    "scenario": "offline",
+    "model_id": "deepseek-r1",
+    "accelerator_ids": ["nvidia-b200-sxm-180gb"],
+    "accelerator_count": 8,
+    "metric": "throughput",
+    "value": 123456,
+    "unit": "tokens/s",
+    "scope": "aggregate",
+    "accuracy_target": "99",
+    "division": "closed",
+    "measured_by": "vendor",
+    "sources": [{"source_id": "coreweave-gb200-nvl72-llama2-70b-server-record", "quote": "123,456 tokens/s"}],
+}
+DEEPSEEK_OFFLINE = {"model": "deepseek-r1", "scenario": "offline", "suite": "mlperf-inference-v6.1"}
+
+
+@pytest.fixture(scope="module")
+def vendor_tier_data(tmp_path_factory):
+    """data/ in full, built, then the vendor's tiered claim added (the next command builds incrementally)."""
+    data = tmp_path_factory.mktemp("vendor-tier") / "data"
+    shutil.copytree(FULL_DATA, data, ignore=shutil.ignore_patterns(".benchkg"))
+    del build_graph(data).store
+    (data / "benchmarks" / f"{VENDOR_TIER['id']}.json").write_text(json.dumps(VENDOR_TIER, indent=2))
+    return data
+
+
+@pytest.mark.slow
+def test_a_vendor_claims_tier_leaves_the_audited_results_untiered(vendor_tier_data):
+    """A clean build: no audited deepseek-r1 result is "not stated" because one vendor claim states "99"."""
+    store = build_graph(vendor_tier_data, persist=False).store
+    tiers = {
+        (r["c"].value.rsplit("/", 1)[1], r["t"].value if r["t"] is not None else None)
+        for r in store.query(
+            "PREFIX bk: <https://w3id.org/benchkg/ontology#> SELECT ?c ?t WHERE { GRAPH ?g { ?c bk:model "
+            "<https://w3id.org/benchkg/id/models/deepseek-r1> ; bk:measuredBy bk:measured-by-mlcommons } "
+            "OPTIONAL { GRAPH <https://w3id.org/benchkg/graph/caveats> { ?c bk:tier ?t } } }"
+        )
+    }
+    assert len(tiers) > 37 and {t for _, t in tiers} == {None}, sorted(t for t in tiers if t[1])[:3]
+    vendor = NamedNode("https://w3id.org/benchkg/id/benchmarks/vendor-deepseek-r1-tier-99")
+    stated = store.quads_for_pattern(vendor, NamedNode("https://w3id.org/benchkg/ontology#tier"), None, None)
+    assert [q.object.value for q in stated] == ["99"], "the vendor's own tier stays as stated"
+
+
+@pytest.mark.slow
+def test_the_default_leaderboard_ranks_the_audited_results_beside_a_vendors_tier(vendor_tier_data):
+    """The default leaderboard (tier 99) of deepseek-r1 Offline in v6.1 after an incremental build: the 37
+    audited results and the vendor's number, not the vendor's alone."""
+    args = [a for k, v in DEEPSEEK_OFFLINE.items() for a in ("--param", f"{k}={v}")]
+    result = cli("query", "leaderboard", *args, "--format", "json", "--data", vendor_tier_data)
+    assert result.exit_code == 0, result.stderr
+    rows = json.loads(result.stdout)
+    measured = [r["measured_by"] for r in rows]
+    assert measured.count("vendor") == 1 and measured.count("mlcommons") >= 30, measured

@@ -15,7 +15,6 @@ from pyoxigraph import Literal, NamedNode, Quad, Store
 from benchkg.graph.audited import AUDITED_BY, audited_quads
 from benchkg.graph.facts import (
     FACT_PREDICATES,
-    TIER,
     claims_of_models,
     combination_mates,
     fact_quads,
@@ -161,7 +160,7 @@ def _facts(store: Store, graph: NamedNode, base: str, claims: list[str] | None) 
         _put(store, fact_quads(store, graph, base), whole=True)
         return []  # (the whole graph is not written again at the end: nothing to hold)
     claims = claims + combination_mates(store, graph, claims)  # (a combination's quads are shared)
-    flipped = sorted(_tiers_changed(store, graph))
+    flipped = sorted(_tiers_changed(store, graph, claims))
     remove_facts(store, graph, [NamedNode(c) for c in claims] + claims_of_models(store, flipped))
     found = list(fact_quads(store, graph, base, claims=claims))
     found += fact_quads(store, graph, base, flipped) if flipped else []
@@ -208,19 +207,29 @@ def _audited_links(store: Store, graph: NamedNode, claims: list[str] | None) -> 
     return found, {vendor.strip("<>") for vendor, _ in before ^ after}
 
 
-def _tiers_changed(store: Store, graph: NamedNode) -> set[str]:
-    """The models (N-Triples) whose claims have tier facts but no claim states a tier now, or the
-    reverse: a change made them tiered or untiered."""
-    had = {
-        str(row["m"])
-        for row in select(
-            store,
-            f"SELECT DISTINCT ?m WHERE {{ GRAPH {graph} {{ ?c <{TIER.value}> ?t }} GRAPH ?g {{ ?c <{BK}model> ?m }} }}",
-            use_default_graph_as_union=False,
-        )
-    }
-    now = {f"<{model}>" for model in tiered_models(store)}
-    return had ^ now
+def _tiers_changed(store: Store, graph: NamedNode, changed: list[str]) -> set[str]:
+    """The models (N-Triples) a change made tiered or untiered (:class:`benchkg.graph.facts.Tiered`: for
+    their audited results or their other claims), so their "not stated" comes or goes. What a model was
+    is read from the claims the change left alone (``changed`` are the others): their model is as it
+    was, and whether they hold a tier fact says whether it was tiered. A changed claim's old fact says
+    nothing of its model: one stating a tier, moved to a model no claim stated one for, counted its new
+    model as tiered already, whose other claims never got their "not stated" (issue 64)."""
+    iris = " ".join(f"<{c}>" for c in changed)
+    now = tiered_models(store)
+    flipped = set()
+    for row in select(
+        store,
+        sparql_prefixes()
+        + "SELECT DISTINCT ?m ?audited ?had WHERE { GRAPH ?g { ?c bk:model ?m } "
+        + f"MINUS {{ VALUES ?c {{ {iris} }} }} "
+        + "BIND (EXISTS { GRAPH ?g { ?c bk:measuredBy bk:measured-by-mlcommons } } AS ?audited) "
+        + f"BIND (EXISTS {{ GRAPH {graph} {{ ?c bk:tier ?t }} }} AS ?had) }}",
+        use_default_graph_as_union=False,
+    ):
+        model, audited, had = row["m"], row["audited"].value == "true", row["had"].value == "true"
+        if isinstance(model, NamedNode) and had != (model.value in now.of(audited)):
+            flipped.add(str(model))
+    return flipped
 
 
 def _remove_redone(

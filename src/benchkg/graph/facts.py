@@ -13,7 +13,10 @@ saved query, shape and verb reads one meaning of each (docs/architecture.md, "on
 - ``bk:perSocketValue``: a CPU-only result's value per socket, by the same rule (its count is of sockets).
 - ``bk:tier``: the accuracy tier as stated; ``"not stated"`` when the claim states none but other
   claims of its model do (a tier filter then leaves it out, and says so); nothing for a model no
-  claim states a tier for.
+  claim states a tier for. An audited result (measured by MLCommons) reads only the audited results
+  of its model: a repository claim stating a tier never makes the audited record "not stated" (one
+  vendor's ``"99"`` for deepseek-r1, whose round has one accuracy target, left out all 37 of its v6.1
+  Offline results and ranked the vendor's number alone; issue 64).
 - ``bk:lowerIsBetter``: the direction of the headline value, from one table by unit
   (:data:`benchkg.kernel.vocab.LOWER_IS_BETTER`: ms, s, W, mJ).
 - ``bk:platformId``: the MLPerf system ID (the name of the submission's system description file,
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterator
 
@@ -78,7 +82,7 @@ _XSD_DECIMAL = NamedNode("http://www.w3.org/2001/XMLSchema#decimal")
 
 #: what the facts are derived from, a row per chip a claim ran on
 _CLAIMS = """
-SELECT ?claim ?model ?acc ?chip ?vendor ?kind ?unit ?metric ?scope ?v ?derived ?tier ?url ?memory ?fw ?sdfw ?spelled WHERE {
+SELECT ?claim ?model ?acc ?chip ?vendor ?kind ?unit ?metric ?scope ?v ?derived ?tier ?audited ?url ?memory ?fw ?sdfw ?spelled WHERE {
   ?claim a bk:Benchmark .
   OPTIONAL { ?claim bk:model ?model }
   OPTIONAL { ?claim bk:accelerator ?acc OPTIONAL { ?acc bk:madeOf ?part } BIND (COALESCE(?part, ?acc) AS ?chip)
@@ -94,6 +98,7 @@ SELECT ?claim ?model ?acc ?chip ?vendor ?kind ?unit ?metric ?scope ?v ?derived ?
   OPTIONAL { ?claim bk:result/bk:scope ?scope } OPTIONAL { ?claim bk:result/bk:metric ?metric }
   OPTIONAL { ?claim bk:derivedValue/qudt:value ?derived }
   OPTIONAL { ?claim bk:accuracyTarget ?tier }
+  BIND (EXISTS { ?claim bk:measuredBy bk:measured-by-mlcommons } AS ?audited)
 }
 ORDER BY ?claim
 """
@@ -136,6 +141,7 @@ def _claims(
             "v",
             "derived",
             "tier",
+            "audited",
             "url",
             "memory",
             "fw",
@@ -155,16 +161,33 @@ def _claims(
         yield claim, seen
 
 
-def tiered_models(store: Store) -> set[str]:
-    """The models some claim states an accuracy tier for."""
-    return {
-        row["model"].value
+@dataclass(frozen=True)
+class Tiered:
+    """The models (IRIs) some claim states an accuracy tier for (``any``), and those some audited result
+    states one for (``audited``): what makes a claim of the model that states none "not stated", a
+    repository claim's and an audited result's."""
+
+    any: frozenset[str]
+    audited: frozenset[str]
+
+    def of(self, audited: bool) -> frozenset[str]:
+        """The models a claim that states no tier is "not stated" for: an audited result's, or another's."""
+        return self.audited if audited else self.any
+
+
+def tiered_models(store: Store) -> Tiered:
+    """The models some claim states an accuracy tier for, and those some audited result states one for."""
+    found = [
+        (row["model"].value, row["audited"].value == "true")
         for row in select(
             store,
-            sparql_prefixes() + "SELECT DISTINCT ?model WHERE { ?c bk:accuracyTarget ?t ; bk:model ?model }",
+            sparql_prefixes()
+            + "SELECT DISTINCT ?model ?audited WHERE { ?c bk:accuracyTarget ?t ; bk:model ?model "
+            + "BIND (EXISTS { ?c bk:measuredBy bk:measured-by-mlcommons } AS ?audited) }",
             use_default_graph_as_union=True,
         )
-    }
+    ]
+    return Tiered(frozenset(m for m, _ in found), frozenset(m for m, audited in found if audited))
 
 
 def fact_quads(
@@ -206,7 +229,7 @@ def fact_quads(
         yield from _claim_facts(claim, row, graph, base, tiered)
 
 
-def _claim_facts(claim: NamedNode, row: dict[str, Any], graph: NamedNode, base: str, tiered: set[str]) -> list[Quad]:
+def _claim_facts(claim: NamedNode, row: dict[str, Any], graph: NamedNode, base: str, tiered: Tiered) -> list[Quad]:
     """The comparison facts of one claim (its ``row`` of :func:`_claims`); ``tiered`` the models some
     claim states a tier for."""
     quads: list[Quad] = []
@@ -229,13 +252,19 @@ def _claim_facts(claim: NamedNode, row: dict[str, Any], graph: NamedNode, base: 
         quads.append(Quad(claim, PER_SOCKET_VALUE, per_socket, graph))
     if "tier" in row:
         quads.append(Quad(claim, TIER, Literal(row["tier"].value), graph))
-    elif row.get("model") is not None and row["model"].value in tiered:
+    elif row.get("model") is not None and row["model"].value in tiered.of(is_audited(row)):
         quads.append(Quad(claim, TIER, Literal(NOT_STATED), graph))
     if "unit" in row:
         lower = "true" if row["unit"].value in _LOWER_UNITS else "false"
         quads.append(Quad(claim, LOWER, Literal(lower, datatype=_XSD_BOOLEAN), graph))
     quads += [Quad(claim, p, o, graph) for p, o in _system_facts(row)]
     return quads
+
+
+def is_audited(row: dict[str, Any]) -> bool:
+    """Whether a claim's row (of :func:`_claims`) is an audited result's (measured by MLCommons)."""
+    audited = row.get("audited")
+    return audited is not None and audited.value == "true"
 
 
 def _system_facts(row: dict[str, Any]) -> list[tuple[NamedNode, Literal]]:
