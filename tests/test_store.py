@@ -536,3 +536,31 @@ def test_the_incremental_store_equals_a_clean_build_after_any_edits():
                 gc.collect()
                 clean = settled_quads(build_graph(root, persist=False).store)
                 assert now == clean, f"PROPERTY_SEED={start + example} PROPERTY_EXAMPLES=1, edits {edits}"
+
+
+OFFLINE_CLAIM = "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-offline"
+
+
+def _values(kg) -> dict[str, str]:
+    """The value of each claim ``kg.results()`` lists, by claim id."""
+    return {str(r["claim"]).rsplit("/", 1)[-1]: str(r["value"]) for r in kg.results(columns=["claim", "value"])}
+
+
+@pytest.mark.parametrize("persist", [True, False])
+def test_the_api_answers_from_the_files_as_they_are_now(data_copy, persist):
+    """One ``benchkg.open()`` object, the records edited between its calls: ``kg.results()`` answers from
+    the files as they are now, as ``kg.show()`` and every command of the CLI do (issue 64: it answered
+    from its first build), an edited value, a claim removed and one added."""
+    import benchkg
+
+    path = data_copy / "benchmarks" / f"{OFFLINE_CLAIM}.json"
+    record = json.loads(path.read_text())
+    with benchkg.open(data_copy, persist=persist) as kg:
+        assert _values(kg)[OFFLINE_CLAIM] == str(record["value"])
+        path.write_text(json.dumps({**record, "value": 777777}))
+        assert _values(kg)[OFFLINE_CLAIM] == "777777"
+        assert kg.show(OFFLINE_CLAIM).fields["value"] == 777777
+        path.rename(path.with_name("renamed.json"))
+        (path.with_name("renamed.json")).write_text(json.dumps({**record, "id": "renamed"}))
+        values = _values(kg)
+        assert OFFLINE_CLAIM not in values and values["renamed"] == str(record["value"])

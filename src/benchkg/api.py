@@ -210,7 +210,8 @@ def _guarded(method: Callable[Concatenate[KnowledgeGraph, _P], _R]) -> Callable[
 
 class KnowledgeGraph:
     """One records folder (and the reference set and extensions it uses, :mod:`benchkg.records.layout`),
-    built into the embedded store on first use, or a SPARQL 1.1 endpoint holding it.
+    built into the embedded store on first use (and what changed since, on each later call), or a SPARQL
+    1.1 endpoint holding it.
 
     Threads may share one (calls on one store take turns). :meth:`close` lets go of the store, so
     another process (the CLI) may open it; ``with benchkg.open("data") as kg:`` closes at the end.
@@ -294,14 +295,17 @@ class KnowledgeGraph:
 
     @property
     def store(self) -> Store:
-        """The embedded pyoxigraph store, built on first use."""
+        """The embedded pyoxigraph store, brought up to date with the records (built on first use)."""
         return self._store()
 
     def _store(self, progress: Progress | None = None) -> Store:
-        """The embedded store, built on first use with ``progress`` as for :meth:`build`."""
+        """The embedded store, brought up to date with the records first (with ``progress`` as for
+        :meth:`build`): built on first use, and on every later call what changed since (a file's stat
+        against the manifest, nothing more when none did), so every call answers from the files as they
+        are, as each command of the CLI does; a store built once answered after its files changed, where
+        :meth:`show` read them (issue 64)."""
         with self._guard:
-            built = self.build(progress=progress) if self._built is None else self._built
-            return built.store
+            return self.build(progress=progress).store
 
     def queries(self) -> dict[str, SavedQuery]:
         """The saved queries by name: benchkg's and the data repository's own.
