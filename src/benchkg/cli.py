@@ -325,7 +325,10 @@ def _print(shown) -> None:
 @app.command()
 def results(
     where: List[str] = typer.Option(
-        [], "--where", "-w", help="COL=V, COL!=V, COL<V, COL>V, COL~TEXT or COL=in:A,B; repeatable (all must hold)."
+        [],
+        "--where",
+        "-w",
+        help="COL=V, COL!=V, COL<V, COL>V, COL~TEXT or COL=in:A,B; repeatable (all must hold). round<6.1 compares the rounds of one suite family (MLPerf Inference's, or the one named: round<=mlperf-endpoints-v0.7).",
     ),
     columns: Optional[str] = typer.Option(None, "--columns", help="The columns, in order: NAME,NAME,…"),
     pair: Optional[str] = typer.Option(

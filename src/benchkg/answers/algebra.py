@@ -11,8 +11,9 @@ a command needs are joined, so a command costs what it asks for.
 
 Values are resolved like a ``--param`` value: ids, names and aliases in any case for the columns of
 records (model, chip, submitter…), the vocabulary's words for the others (``division=closed``);
-``round=6.0`` is the suite's version; ``tier=99.9`` matches the accuracy tier stored as text, and
-``tier>99`` compares it as a number.
+``round=6.0`` is the suite's version; ``round<6.1`` the rounds of one suite family before it (MLPerf
+Inference's, or the family the bound names: ``round<=mlperf-endpoints-v0.7``; :func:`round_bound`);
+``tier=99.9`` matches the accuracy tier stored as text, and ``tier>99`` compares it as a number.
 
 Long because the view's columns, the verbs and their compilation to one query are one grammar: how a
 verb is written in SPARQL depends on how each column is read, and the two are kept where one reads
@@ -415,6 +416,36 @@ def _required(name: str, claim: str, var: str, fresh: _Vars) -> str:
     return _pattern(col, claim, var, fresh, required=col.optional) + ("" if col.optional else " .")
 
 
+#: the suite family whose rounds a bare version compares by order (``round<6.1``): MLPerf Inference's,
+#: whose versions ``round=6.1`` has always named
+ROUND_FAMILY = "mlperf-inference"
+_ORDER = ("<", ">", "<=", ">=")
+
+
+def round_bound(text: str, condition: str = "") -> tuple[str, str]:
+    """A round that bounds an order comparison, as (its suite family, its version): rounds are compared
+    only within one family, as each family numbers its own (MLPerf Endpoints 0.7 is not before MLPerf
+    Inference 4.2: ``round<4.2`` took it in, and ``--first-in round=5.1 --over model`` lost deepseek-r1
+    to it; issue 64). A bare version (``6.1``, ``v6.1``) is :data:`ROUND_FAMILY`'s; a suite's id names
+    its own (``mlperf-endpoints-v0.7``).
+
+    >>> round_bound("6.1"), round_bound("mlperf-endpoints-v0.7"), round_bound("MLPerf-Inference-v5.1")
+    (('mlperf-inference', '6.1'), ('mlperf-endpoints', '0.7'), ('mlperf-inference', '5.1'))
+    >>> round_bound("endpoints-v1", "round<endpoints-v1")
+    Traceback (most recent call last):
+    benchkg.kernel.errors.UsageError: --where round<endpoints-v1: endpoints is not a suite family; a round is a version (6.1), or a family's (mlperf-inference-v6.1, mlperf-endpoints-v0.7)
+    """
+    found = re.fullmatch(r"(?:([a-z][a-z0-9-]*?)-)?v?(\d+(?:\.\d+)?)", text.strip().lower())
+    family = (found.group(1) or ROUND_FAMILY) if found else None
+    if found is None or family not in SCHEMES["suite-family"]:
+        what = f"{family} is not a suite family; a round" if found else "a round"
+        raise UsageError(
+            f"--where {condition}: {what} is a version (6.1), or a family's (mlperf-inference-v6.1, "
+            "mlperf-endpoints-v0.7)"
+        )
+    return family, found.group(2)
+
+
 def _test(cond: Condition, var: str, resolve, base: str) -> str:
     """The FILTER expression ``cond`` asks of ``var`` (for ``!=``, the value it must not have)."""
     col = COLUMNS[cond.column]
@@ -432,10 +463,12 @@ def _test(cond: Condition, var: str, resolve, base: str) -> str:
                 else "false"
             )
         return f"CONTAINS(LCASE({text}), LCASE({sparql_string(cond.values[0])}))"
-    if (col.kind == "tier" or cond.column == "round") and cond.op in ("<", ">", "<=", ">="):
-        number = re.sub(r"^(?:mlperf-inference-)?v", "", cond.values[0]) if cond.column == "round" else cond.values[0]
+    if cond.column == "round" and cond.op in _ORDER:  # (and of the bound's family: _filter)
+        return f"xsd:decimal(STR({var})) {cond.op} {round_bound(cond.values[0], cond.text)[1]}"
+    if col.kind == "tier" and cond.op in _ORDER:
+        number = cond.values[0]
         if not re.fullmatch(r"\d+(\.\d+)?", number):
-            raise UsageError(f"--where {cond.text}: a {cond.column} is a number such as 99.9 or 6.1")
+            raise UsageError(f"--where {cond.text}: a tier is a number such as 99 or 99.9")
         return f"xsd:decimal(STR({var})) {cond.op} {number}"
     if cond.op in ("<", ">", "<=", ">="):
         if col.kind != "num":
@@ -487,6 +520,9 @@ def _filter(cond: Condition, claim: str, fresh: _Vars, resolve, base: str) -> st
             return f"VALUES {claim} {{ {' '.join(_term(col, 'claim', v, resolve, base) for v in cond.values)} }}"
         return f"FILTER (!({test}))" if cond.op == "!=" else f"FILTER ({test})"
     pattern = _pattern(col, claim, var, fresh)
+    if cond.column == "round" and cond.op in _ORDER:  # a round of the bound's own suite family
+        family = concept_iri("suite-family", round_bound(cond.values[0], cond.text)[0])
+        pattern += f" . {claim} bk:suite/bk:suiteFamily <{family}>"
     if cond.op == "any":  # the whole (one chip, or a combination's shared vendor) or any of its parts
         parts = _pattern(_of_parts(col), claim, var, fresh)
         terms = ", ".join(_term(col, cond.column, v, resolve, base) for v in cond.values)
