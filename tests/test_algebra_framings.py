@@ -158,6 +158,18 @@ def test_what_appears_in_a_round_for_the_first_time(kg, record, over):
 
 
 @pytest.mark.slow
+def test_a_round_is_before_another_only_within_its_suite_family(kg):
+    """``round<4.2`` is MLPerf Inference's v4.1 alone (MLPerf Endpoints 0.7 numbers its own rounds), so
+    deepseek-r1, first in Inference v5.1, is new there though an Endpoints 0.7 claim names it; a bound
+    that names Endpoints compares Endpoints' rounds (issue 64)."""
+    before = kg.results(where=["round<4.2"], group_by=["family", "round"])
+    assert {(r["family"], r["round"]) for r in before} == {("mlperf-inference", "4.1")}
+    assert "deepseek-r1" in {r["model"] for r in kg.results(first_in="round=5.1", over=["model"])}
+    endpoints = kg.results(where=["round<=mlperf-endpoints-v0.7"], group_by=["family"])
+    assert {r["family"] for r in endpoints} == {"mlperf-endpoints"}
+
+
+@pytest.mark.slow
 def test_only_in_and_not_in_take_several_values(kg, record):
     by_round: dict[str, set] = {}
     for r in _audited(record):
