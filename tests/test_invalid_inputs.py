@@ -150,22 +150,27 @@ def test_the_corpus_covers_each_class_of_the_second_round():
 
 
 def test_the_table_in_the_docs_counts_the_corpus_by_class():
-    """docs/conventions.md's table of the corpus: cases per ``# class:`` and of them round 4's."""
+    """docs/conventions.md's table of the corpus: cases per ``# class:``, and of them each hostile round's
+    (``# round: 4``, issue 45; ``# round: 5``, issue 64)."""
     from conftest import ROOT
 
+    rounds = ("4", "5")
     counts: Counter = Counter()
     for name in CASES:
         header, _ = read_expected(name)
         kind = header.get("class", "record")
         counts[kind, "all"] += 1
-        counts[kind, "4"] += header.get("round") == "4"
+        for r in rounds:
+            counts[kind, r] += header.get("round") == r
     text = (ROOT / "docs" / "conventions.md").read_text()
     table = {
-        m[0]: (int(m[1]), int(m[2])) for m in re.findall(r"^\| ([a-z0-9-]+)[^|]* \| (\d+) \| (\d+) \|$", text, re.M)
+        m[0]: tuple(int(n) for n in m[1:])
+        for m in re.findall(r"^\| ([a-z0-9-]+)[^|]* \| (\d+) \| (\d+) \| (\d+) \|$", text, re.M)
     }
-    assert table.pop("all") == (len(CASES), sum(n for (_, r), n in counts.items() if r == "4"))
-    assert table == {kind: (counts[kind, "all"], counts[kind, "4"]) for kind, _ in counts}
-    assert table["wrong-answer"][1] and table["escape"][1], "round 4's cases are marked"
+    kinds = {kind for kind, _ in counts}
+    assert table.pop("all") == (len(CASES), *(sum(counts[k, r] for k in kinds) for r in rounds))
+    assert table == {kind: (counts[kind, "all"], *(counts[kind, r] for r in rounds)) for kind in kinds}
+    assert all(table["wrong-answer"]) and table["escape"][1], "each round's cases are marked"
 
 
 @pytest.fixture(scope="module")
