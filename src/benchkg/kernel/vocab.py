@@ -86,6 +86,17 @@ UNITS: dict[str, str] = {
     "mJ": PREFIXES["unit"] + "MilliJ",
 }
 UNIT_NAMES = {iri: name for name, iri in UNITS.items()}
+#: the units each metric is stated in, said here once: a latency in a time, a throughput in a rate, a power
+#: in watts (MLPerf Power's system draw) or millijoules (its energy per single-stream query): a record pairing
+#: a metric with another's unit is refused when it is read (:mod:`benchkg.records.values`), where "50 ms" with
+#: ``metric: throughput`` was divided per accelerator
+METRIC_UNITS: dict[str, tuple[str, ...]] = {
+    "throughput": ("tokens/s", "samples/s", "queries/s", "tasks/s"),
+    "ttft": ("ms", "s"),
+    "tpot": ("ms", "s"),
+    "latency": ("ms", "s"),
+    "power": ("W", "mJ"),
+}
 #: the units whose best value is the lowest (latencies, times, energy, power), said here once: charts
 #: read it, and every saved query that ranks by unit names exactly these (``tests/test_queries.py``
 #: holds their ``?unit IN (…)`` lists to it; a query file must run as it is in any SPARQL tool, so it

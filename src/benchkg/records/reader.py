@@ -30,6 +30,7 @@ from benchkg.kernel.jsonpos import escape_pointer, line_of, pointer_lines
 from benchkg.kernel.matching import as_written_problem, written_interval
 from benchkg.records.layout import Layout, layout_for, reference_names, shape_files
 from benchkg.records.schema import BENCHMARK_FIELD_PATHS, ID_PATTERN, KINDS, SCHEMA, Field
+from benchkg.records.values import value_problems
 
 MAX_FILE_BYTES = 1_000_000
 MAX_ABS_NUMBER = Decimal("1e15")
@@ -521,6 +522,8 @@ def read_record(path: Path, kind: str) -> Record:
         problems.append(("/id", reserved_id(record_id), None))
     if not problems:
         data = whole_numbers(data, SCHEMA[kind])
+        if kind == "benchmarks":
+            problems += [(pointer, p, None) for pointer, p in value_problems(data)]
         if kind == "benchmarks" and "value_as_written" in data:
             problems += [("/value_as_written", p, None) for p in _as_written_problems(data)]
         if kind == "benchmarks" and isinstance(data.get("relative"), dict):
