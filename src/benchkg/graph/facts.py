@@ -22,13 +22,15 @@ saved query, shape and verb reads one meaning of each (docs/architecture.md, "on
 - ``bk:platformId``: the MLPerf system ID (the name of the submission's system description file,
   ``8xMI350X_2xEPYC_9575F``), the one name a system keeps across rounds.
 - ``bk:statedMemoryGB``: the accelerator memory the system description states, in GB (``"141 GB"``,
-  ``"81559 MiB"``); none where it states none or several ("N/A", "Shared with host", two chips').
+  ``"81559 MiB"``, ``"1,024 GB"``); none where it states none or several ("N/A", "Shared with host", two
+  chips'), or only in bits ("2304Gb"); a bandwidth beside it ("8 TB/s") is not a size.
 - ``bk:acceleratorKindRanOn``: what the result ran on: chip, superchip, rack or system, ``"none"`` for a
   CPU-only result (its processor is its ``chip``), a combination's kind when its parts share one.
 - ``bk:chipSpelling``: the chip's name as the system description spells it, folded
   (:func:`benchkg.kernel.text.fold`: "NVIDIA B300-SXM-270GB" and "Nvidia B300-SXM-270GB" are one).
 - ``bk:frameworkFamily``: the software the framework text names, by one table
-  (:data:`benchkg.kernel.vocab.FRAMEWORK_FAMILIES`: ``"TensorRT 10.14, CUDA 13"`` is tensorrt).
+  (:data:`benchkg.kernel.vocab.FRAMEWORK_FAMILIES`: ``"TensorRT 10.14, CUDA 13"`` and ``"TRTLLM 1.2"`` are
+  tensorrt); none for a placeholder ("N/A", "TODO").
 
 The superlative verdicts are derived beside them (:mod:`benchkg.graph.superlatives`).
 """
@@ -282,30 +284,38 @@ def _system_facts(row: dict[str, Any]) -> list[tuple[NamedNode, Literal]]:
     elif len(row["kinds"]) == 1:
         out.append((KIND, Literal(next(iter(row["kinds"])))))
     text = row.get("fw") or row.get("sdfw")
-    if text is not None:
-        out.append((FRAMEWORK_FAMILY, Literal(framework_family(text.value))))
+    family = framework_family(text.value) if text is not None else None
+    if family is not None:  # (none for a placeholder: "N/A" names no framework, not some other one)
+        out.append((FRAMEWORK_FAMILY, Literal(family)))
     if "spelled" in row:  # one spelling whatever its case, dashes or Unicode form (kernel.text.fold; issue 62)
         out.append((CHIP_SPELLING, Literal(fold(row["spelled"].value))))
     return out
 
 
-_SIZES = {"gb": Decimal(1), "gib": Decimal("1.073741824"), "gi": Decimal("1.073741824"), "mib": Decimal("0.001048576"), "mb": Decimal("0.001"), "tb": Decimal(1000)}  # fmt: skip
+_SIZES = {"GB": Decimal(1), "GiB": Decimal("1.073741824"), "Gi": Decimal("1.073741824"), "MiB": Decimal("0.001048576"), "MB": Decimal("0.001"), "TB": Decimal(1000), "TiB": Decimal("1099.511627776")}  # fmt: skip
+#: a memory size as system descriptions write it ("141 GB", "180GB", "180 GB" with a thin space, "81559 MiB",
+#: "96Gi", "1,024 GB"): a number not cut out of a longer one, and a unit of bytes. Not a rate ("8 TB/s",
+#: "8 TBps": the bandwidth beside the size), and not "Gb" or "gb": a lower-case b is a bit (2304 Gb would be
+#: 288 GB), no published description writes it, and a size a factor of eight out is worse than none
+_SIZE = re.compile(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*(GiB|GB|Gi|MiB|MB|TiB|TB)(?![A-Za-z/])")
 
 
 def stated_memory_gb(text: str) -> str | None:
     """The one memory size a system description's text states, in GB (to a tenth), or None for none or
-    several.
+    several (tests/test_algebra_framings.py reads every spelling in data/systems/).
 
     >>> [stated_memory_gb(t) for t in ("141 GB", "288GB", "288 GB HBM3e per GPU", "81559 MiB", "96Gi")]
     ['141', '288', '288', '85.5', '103.1']
+    >>> [stated_memory_gb(t) for t in ("1,024 GB", "288 GB HBM3e, 8 TB/s", "2304Gb", "14,5 GB")]
+    ['1024', '288', None, None]
     >>> [stated_memory_gb(t) for t in ("N/A", "Shared with host", "256 GB (MI325X), 192 GB (MI300X)")]
     [None, None, None]
     """
-    sizes = re.findall(r"(\d+(?:\.\d+)?)\s*(GiB|GB|Gi|MiB|MB|TB)\b", text, re.I)
+    sizes = _SIZE.findall(text)
     if len(sizes) != 1:
         return None
-    number, unit = sizes[0]
-    gb = (Decimal(number) * _SIZES[unit.lower()]).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    whole, fraction, unit = sizes[0]
+    gb = (Decimal(whole.replace(",", "") + fraction) * _SIZES[unit]).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
     return format(gb.normalize(), "f")
 
 

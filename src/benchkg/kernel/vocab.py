@@ -130,11 +130,13 @@ COMPARISON_DIMENSIONS = {
 THROUGH_OTHER_RECORDS = {"suite-family": ("round", "bk:suiteFamily")}
 
 #: the software family a framework text names, first match wins: the serving engine before the
-#: framework under it ("PyTorch vLLM" is vllm, "TensorRT-LLM" tensorrt), anything else "other"
+#: framework under it ("PyTorch vLLM" is vllm, "TensorRT-LLM" tensorrt), anything else "other". The
+#: spellings are those of MLPerf's system descriptions (tests/test_algebra_framings.py reads each one in
+#: data/): TensorRT-LLM is also "TRTLLM" and "trt-llm", and llm-d serves with vLLM
 FRAMEWORK_FAMILIES = (
-    ("vllm", r"vllm"),
+    ("vllm", r"vllm|\bllm-d\b"),
     ("sglang", r"sglang"),
-    ("tensorrt", r"tensorrt|\btrt\b"),
+    ("tensorrt", r"tensorrt|\btrt(?:[-_ ]?llm)?\b"),
     ("llama.cpp", r"llama\.?cpp"),
     ("openvino", r"openvino"),
     ("onnxruntime", r"onnx"),
@@ -142,14 +144,21 @@ FRAMEWORK_FAMILIES = (
     ("jax", r"\bjax\b|\bflax\b"),
     ("pytorch", r"pytorch|torch"),
 )
+#: a framework field that names no software: a placeholder a submitter left ("N/A", "TODO")
+_NO_FRAMEWORK = re.compile(r"\s*(?:n/?a|none|todo|tbd|-*)\s*", re.I)
 
 
-def framework_family(text: str) -> str:
-    """The family of a framework as a submitter wrote it (:data:`FRAMEWORK_FAMILIES`).
+def framework_family(text: str) -> str | None:
+    """The family of a framework as a submitter wrote it (:data:`FRAMEWORK_FAMILIES`), or None where the
+    text names no software at all (a placeholder: "N/A", "TODO").
 
     >>> [framework_family(t) for t in ("TensorRT 10.14, CUDA 13.0", "PyTorch vLLM", "tflite vmaster", "ROCm")]
     ['tensorrt', 'vllm', 'tensorflow', 'other']
+    >>> [framework_family(t) for t in ("TRTLLM 1.2", "trt-llm", "LLM-D v0.5.0", "N/A", "TODO")]
+    ['tensorrt', 'tensorrt', 'vllm', None, None]
     """
+    if _NO_FRAMEWORK.fullmatch(text):
+        return None
     for family, pattern in FRAMEWORK_FAMILIES:
         if re.search(pattern, text, re.I):
             return family
