@@ -5,7 +5,8 @@ saved query, shape and verb reads one meaning of each (docs/architecture.md, "on
   chips as one :class:`bk:AcceleratorCombination` (``…/combinations/h200+mi350x``: not a record of its own) whose
   ``bk:part`` are its chips (and whose ``bk:vendor`` is theirs when they share one), never as one of
   them. None for a CPU-only result.
-- ``bk:ranOnAsNamed``: the same, but a rack stays the rack the claim names (the ``chip`` column).
+- ``bk:ranOnAsNamed``: the same, but a rack stays the rack the claim names (the ``chip`` column), also
+  where the claim names its chip beside it (one name a claim: the rack).
 - ``bk:perAcceleratorValue``: the value per accelerator, by one rule: a per-accelerator throughput as
   stated, an aggregate one divided by the count (``bk:derivedValue``, to 10 significant digits); none for a latency, a
   power, a per-user or per-node value, a mixed system (it belongs to no one chip) or a CPU-only result
@@ -238,7 +239,10 @@ def _claim_facts(claim: NamedNode, row: dict[str, Any], graph: NamedNode, base: 
     chips = sorted(row["chips"])
     if len(chips) == 1:
         quads.append(Quad(claim, RAN_ON, NamedNode(chips[0]), graph))
-        quads += [Quad(claim, AS_NAMED, NamedNode(named), graph) for named in sorted(row["named"])]
+        # a rack named beside its own chip is the rack: the chip adds nothing, and two names were two rows
+        # of every answer that lists the claim by what it ran on (issue 64)
+        named = sorted(row["named"] - set(chips)) or chips
+        quads += [Quad(claim, AS_NAMED, NamedNode(name), graph) for name in named]
     elif chips:
         combination = NamedNode(combination_iri(base, chips))
         quads += [Quad(claim, RAN_ON, combination, graph), Quad(claim, AS_NAMED, combination, graph)]
