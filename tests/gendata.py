@@ -4,7 +4,7 @@ A folder holds a fixed pool of real reference records from data/ (suites, models
 formats, interconnects, sources, gotchas), each model's and chip's optional fields kept or dropped at
 random, plus generated systems and claims in which every optional field is present or absent at random:
 claims without a system (a name only, or nothing), systems without counts, values that tie, the same
-chip spelled as the rack or the GPU. :func:`write` puts one on disk; :func:`rename` maps every claim and
+chip spelled as the rack or the GPU (or both). :func:`write` puts one on disk; :func:`rename` maps every claim and
 system id through a bijection; :func:`with_unrelated` adds records no claim refers to.
 """
 
@@ -117,7 +117,8 @@ def claims(draw, n: int, system_ids: list[str]) -> dict[str, dict]:
             "title": f"Claim {i}",
             "suite_id": draw(st.sampled_from(SUITES)),
             "model_id": draw(st.sampled_from(MODELS)),
-            "accelerator_ids": [chip],
+            # (a rack is sometimes named with its chip beside it: one claim all the same)
+            "accelerator_ids": [chip, "nvidia-gb200"] if chip == "nvidia-gb200-nvl72" and draw(maybe) else [chip],
             "metric": "latency" if latency else "throughput",
             "value": draw(st.sampled_from([12.5, 100, 1000, 8000, 16635, 104120, 910621.36])),
             "unit": "ms" if latency else "tokens/s",
