@@ -97,8 +97,9 @@ def locate(raw: list[RawResult], data_dir: Path, base: str = DEFAULT_BASE, layou
 
 
 def sort_findings(findings) -> list[Finding]:
-    """Findings in report order: by file, line, pointer, severity (worst first), shape."""
-    return sorted(findings, key=lambda f: (f.file, f.line, f.pointer, SEVERITY_ORDER[f.severity], f.shape))
+    """Findings in report order: by file, line, pointer, severity (worst first), shape, message (two values of one
+    shape on one field, in the same order every run)."""
+    return sorted(findings, key=lambda f: (f.file, f.line, f.pointer, SEVERITY_ORDER[f.severity], f.shape, f.message))
 
 
 def suggest_id(
