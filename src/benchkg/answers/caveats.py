@@ -148,6 +148,17 @@ def claim_values(select: Callable[[str], list[dict]], claims: Iterable[str], dim
     return all_claim_values(select, claims, [dimension])[dimension]
 
 
+def stated_values(values: set[str], dimension: str) -> set[str]:
+    """The values of ``values`` that can differ from another: a claim that states no value differs from
+    none, except in a dimension where stating none is a value (:data:`_ABSENCE_IS_A_VALUE`: an uncapped
+    run beside a capped one). One rule for an answer's rows and for a pair's two claims (``compare``).
+
+    >>> sorted(stated_values({"fp4", NOT_STATED}, "format")), sorted(stated_values({"power cap 1000 W", NOT_STATED}, "clock-state"))
+    (['fp4'], ['(not stated)', 'power cap 1000 W'])
+    """
+    return values if dimension in _ABSENCE_IS_A_VALUE else values - {NOT_STATED}
+
+
 def comparison_caveats(select: Callable[[str], list[dict]], claims: Iterable[str]) -> list[Caveat]:
     """The comparison caveats a set of claims triggers, most severe first.
 
@@ -175,8 +186,7 @@ def comparison_caveats(select: Callable[[str], list[dict]], claims: Iterable[str
             if len(present) < 2:
                 continue
             split = {v: n for v, n in counts.items() if v in named}
-        elif len(set(counts) - ({NOT_STATED} if dimension not in _ABSENCE_IS_A_VALUE else set())) < 2:
-            # (a claim that states no value differs from none, but where stating none is a value)
+        elif len(stated_values(set(counts), dimension)) < 2:
             continue
         else:
             split = counts
@@ -215,8 +225,7 @@ def pair_caveats(select: Callable[[str], list[dict]], pairs: Iterable[tuple[str,
             if a not in counted or b not in counted:
                 continue
             both = values[a] | values[b]
-            stated = both - {NOT_STATED}
-            if values[a] == values[b] or len(stated) < 2 or (named and len(named & both) < 2):
+            if values[a] == values[b] or len(stated_values(both, dimension)) < 2 or (named and len(named & both) < 2):
                 continue
             touched += 1
             for v in both & named if named else both:
