@@ -255,3 +255,42 @@ def test_compare_and_show_answer_the_same_from_an_endpoint(server, graph_data, t
         assert theirs == mine.replace(str(graph_data), str(unbuilt))
         assert "not checked here" in remote.stdout.split("\nfindings:")[1]
     assert not (unbuilt.parent / ".benchkg").exists()
+
+
+#: bk:comparisonValues as another tool might write it: not JSON, a list, values not lists of text
+FOREIGN_COMPARISON_VALUES = (
+    "scenario=server",
+    "[1, 2]",
+    '{"scenario": [["server"]]}',
+    '{"scenario": "server"}',
+    "null",
+)
+
+
+@pytest.mark.parametrize("foreign", FOREIGN_COMPARISON_VALUES)
+def test_a_foreign_stores_comparison_values_are_read_as_absent(server, graph_data, foreign):
+    """Issue 64, round 5: a store another tool wrote holds a ``bk:comparisonValues`` that is not benchkg's
+    JSON (exit 3 before: JSONDecodeError, "unhashable type: 'list'"; a text read as its letters). The
+    value is taken as absent, so the claim's dimensions are read from its triples: compare and a
+    query's caveats say what they say from benchkg's own push."""
+    assert cli("push", "--endpoint", server.query, "--data", graph_data).exit_code == 0
+    a, b = (
+        "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-server",
+        "bench-mlperf-v6-1-coreweave-gb200-nvl72-llama2-70b-offline",
+    )
+    asked = [
+        ["compare", a, b],
+        ["results", "--where", f"claim=in:{a},{b}", "--columns", "claim"],
+    ]
+    before = [cli(*args, "--endpoint", server.query, "--data", graph_data) for args in asked]
+    assert all(r.exit_code == 0 for r in before) and "scenarios-load-systems-differently" in before[0].stdout
+    text = foreign.replace("\\", "\\\\").replace('"', '\\"')
+    update = f"""PREFIX bk: <https://w3id.org/benchkg/ontology#>
+    DELETE {{ GRAPH ?g {{ ?c bk:comparisonValues ?v }} }} INSERT {{ GRAPH ?g {{ ?c bk:comparisonValues "{text}" }} }}
+    WHERE {{ GRAPH ?g {{ ?c bk:comparisonValues ?v }} }}"""
+    body = urllib.parse.urlencode({"update": update}).encode()
+    urllib.request.urlopen(urllib.request.Request(server.update, data=body, method="POST"), timeout=30).close()
+    for args, said in zip(asked, before):
+        now = cli(*args, "--endpoint", server.query, "--data", graph_data)
+        assert now.exit_code == 0, now.output
+        assert now.stdout == said.stdout

@@ -105,8 +105,8 @@ def all_claim_values(
     """dimension -> :func:`claim_values` of it, read in one query, one row a claim: the values its record
     holds as the mapping wrote them (``bk:comparisonValues``, :func:`benchkg.graph.mapping.comparison_values`),
     and beside them the records' own values the others are (each suite's family: a row a suite). A claim
-    without them (a store another tool wrote, or an older benchkg pushed) has its dimensions read in one
-    more query, a ``UNION`` branch each."""
+    without them (a store another tool wrote, or an older benchkg pushed), or with a text benchkg does not
+    write, has its dimensions read in one more query, a ``UNION`` branch each."""
     claims, dimensions = sorted(set(claims)), sorted(set(dimensions) & set(DIMENSIONS))
     out: dict[str, dict[str, set[str]]] = {d: {c: set() for c in claims} for d in dimensions}
     if claims and dimensions:
@@ -120,7 +120,8 @@ def all_claim_values(
         of_records = {
             (row["d"], curator_name(row["claim"])): curator_name(row["values"]) for row in rows if row.get("d")
         }
-        mapped = {row["claim"]: read_comparison_values(row["values"]) for row in rows if not row.get("d")}
+        read = ((row["claim"], read_comparison_values(row["values"])) for row in rows if not row.get("d"))
+        mapped = {claim: own for claim, own in read if own is not None}  # (a foreign store's text: absent)
         for claim, own in mapped.items():
             for d, (named_by, _) in through.items():
                 own[d] = {of_records[(d, n)] for n in own.get(named_by, ()) if (d, n) in of_records}

@@ -244,14 +244,26 @@ def comparison_values(quads: list[Quad], claim: NamedNode) -> str:
     return json.dumps(values, separators=(",", ":"), sort_keys=True)
 
 
-def read_comparison_values(text: str) -> dict[str, set[str]]:
-    """A claim's values by dimension, from its ``bk:comparisonValues`` text.
+def read_comparison_values(text: str) -> dict[str, set[str]] | None:
+    """A claim's values by dimension, from its ``bk:comparisonValues`` text; None when the text is not
+    what :func:`comparison_values` writes (a store another tool wrote: not JSON, or not an object of
+    lists of text), so a reader takes the values as absent and reads the claim's triples instead.
 
     >>> values = read_comparison_values('{"format":["fp4","fp8"],"scenario":["server"]}')
     >>> sorted(values["format"]), values["scenario"]
     (['fp4', 'fp8'], {'server'})
+    >>> [read_comparison_values(t) for t in ("format=fp4", "[1]", '{"format": [["fp4"]]}', '{"format": "fp4"}')]
+    [None, None, None, None]
     """
-    return {d: set(v) for d, v in json.loads(text).items()}
+    try:
+        found = json.loads(text)
+    except ValueError:  # (json.JSONDecodeError, and a number too large to read)
+        return None
+    if not isinstance(found, dict) or not all(
+        isinstance(v, list) and all(isinstance(x, str) for x in v) for v in found.values()
+    ):
+        return None
+    return {d: set(v) for d, v in found.items()}
 
 
 def _boolean(value: bool) -> Literal:
