@@ -140,6 +140,21 @@ def test_csv_cell_keeps_numbers_and_text_and_disarms_formulas():
     ]  # fmt: skip
 
 
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "sparql-csv", "sparql-tsv", "markdown", "table"])
+def test_every_tabular_format_keeps_a_row_on_its_line_whatever_a_cell_holds(data_copy, fmt):
+    """Issue 64, round 5: a line break of any kind in a record's text is an escape in every tabular format,
+    so a reader of lines (as most read TSV) finds one row a result and no row of the text's choosing."""
+    breaks = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+    _renamed(data_copy, "Fast" + "".join(f"{b}={n}+1" for n, b in enumerate(breaks)))
+    result = cli("results", "--where", "suite=mlperf-inference-v6.1", "--columns", "claim,platform",
+                 "--format", fmt, "--limit", "0", "--wide", "--data", data_copy)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()  # (str.splitlines splits at every one of them)
+    assert not any(line.lstrip("| ").startswith("=") for line in lines)
+    row = [line for line in lines if "coreweave-gb200-nvl72-llama2-70b-server" in line]
+    assert len(row) == 1 and all(f"={n}+1" in row[0] for n in range(len(breaks))), row
+
+
 def test_a_lock_that_is_a_link_is_refused_and_its_target_kept(data_copy, tmp_path):
     """Issue 33: a cloned repository's .benchkg/…/lock that links elsewhere: the build refuses it
     (exit 2, naming the link) and writes nothing into the file it points at."""

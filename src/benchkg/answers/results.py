@@ -18,7 +18,7 @@ from xml.sax.saxutils import quoteattr as _xml_quoteattr
 from pyoxigraph import BlankNode, Literal, NamedNode
 
 from benchkg.kernel.rows import Results
-from benchkg.kernel.terminal import printable
+from benchkg.kernel.terminal import one_line, printable
 from benchkg.kernel.vocab import PREFIXES, curator_name
 
 XSD = PREFIXES["xsd"]
@@ -65,7 +65,8 @@ def to_csv(results: Results) -> str:
 
 def short(term) -> str:
     """A term as a person reads it: record IRIs as ids, concepts as their value, units as
-    tokens/s, numbers with thousands separators.
+    tokens/s, numbers with thousands separators, text in one line (a table's cell; control characters and
+    line breaks as escapes, :mod:`benchkg.kernel.terminal`).
 
     >>> from pyoxigraph import Literal, NamedNode
     >>> short(NamedNode("https://w3id.org/benchkg/id/models/llama2-70b"))
@@ -81,7 +82,7 @@ def short(term) -> str:
         return curator_name(term.value)
     if isinstance(term, Literal) and term.datatype.value in _NUMERIC:
         return format_number(term.value)
-    return printable(term.value)
+    return one_line(printable(term.value))
 
 
 def is_number(term) -> bool:
@@ -154,19 +155,19 @@ def markdown_text(text: str) -> str:
 def to_markdown(results: Results) -> str:
     """A GitHub-flavoured Markdown table whose cells are text: HTML is escaped (a record's
     ``<script>`` is shown, never run), Markdown's marks are escaped (no link or image is made from a
-    record's text) and every line break is a space (one row per line).
+    record's text) and every line break is an escape (one row per line: :func:`short`).
 
     >>> from pyoxigraph import Literal
     >>> print(to_markdown(Results(["a"], [{"a": Literal('<img src=x onerror=alert(1)> [x](javascript:y)\\n|z')}])))
     | a |
     |---|
-    | &lt;img src=x onerror=alert(1)&gt; \\[x\\](javascript:y) \\|z |
+    | &lt;img src=x onerror=alert(1)&gt; \\[x\\](javascript:y)\\\\x0a\\|z |
     """
 
     def esc(v: str) -> str:
         if _FOOTNOTES.fullmatch(v):  # the disclosure's own marks ([^1][^2]): Markdown footnotes, kept
             return v
-        return " ".join(markdown_text(v).splitlines())
+        return markdown_text(v)
 
     head = "| " + " | ".join(results.vars) + " |"
     rule = "|" + "|".join("---" for _ in results.vars) + "|"
@@ -213,13 +214,17 @@ _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
 def csv_cell(text: str) -> str:
-    r"""A text cell a spreadsheet shows as text: one that a spreadsheet would run as a formula
-    (``=``, ``+``, ``-``, ``@``, tab, carriage return first) is prefixed with ``'``, as OWASP
-    recommends; a number (``-5``, ``+1.5e3``) stays a number.
+    r"""A text cell a spreadsheet shows as text, in its row: every line break is an escape (a reader of
+    lines would start a row of the text's choosing at it, ``=1+1`` its first cell: :func:`one_line`), and
+    one that a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``, tab first) is prefixed with
+    ``'``, as OWASP recommends; a number (``-5``, ``+1.5e3``) stays a number.
 
     >>> csv_cell('=HYPERLINK("http://x/?"&A1)'), csv_cell("-12.5"), csv_cell("@SUM(A1)"), csv_cell("DGX")
     ('\'=HYPERLINK("http://x/?"&A1)', '-12.5', "'@SUM(A1)", 'DGX')
+    >>> csv_cell("Fast\r=1+1"), csv_cell("\u2028=1+1")
+    ('Fast\\x0d=1+1', '\\u2028=1+1')
     """
+    text = one_line(text)
     if len(text) > 1 and text.startswith(_FORMULA):  # (a lone "-" is a dash, not a formula)
         try:
             Decimal(text)
@@ -230,7 +235,9 @@ def csv_cell(text: str) -> str:
 
 
 def to_plain_csv(results: Results, delimiter: str = ",") -> str:
-    r"""CSV for spreadsheets and pandas: short ids, plain numbers, one header line.
+    r"""CSV for spreadsheets and pandas: short ids, plain numbers, one header line; each row one line
+    (:func:`csv_cell`), and in TSV (``delimiter`` a tab) a tab in a text as ``\x09``, so a reader that
+    splits at tabs, as most read TSV, finds each cell where it is.
 
     >>> from pyoxigraph import Literal, NamedNode
     >>> to_plain_csv(Results(["a", "n"], [{"a": NamedNode("https://w3id.org/benchkg/id/models/x"),
@@ -241,7 +248,8 @@ def to_plain_csv(results: Results, delimiter: str = ",") -> str:
     writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n" if delimiter == "," else "\n")
     writer.writerow(results.vars)
     for row in results.rows:
-        writer.writerow([_plain_text(plain(row.get(v))) for v in results.vars])
+        cells = [_plain_text(plain(row.get(v))) for v in results.vars]
+        writer.writerow([c.replace("\t", "\\x09") for c in cells] if delimiter == "\t" else cells)
     return out.getvalue()
 
 
@@ -271,12 +279,22 @@ def to_plain_json(results: Results) -> str:
     return "[\n" + ",\n".join(rows) + "\n]"
 
 
+#: the line breaks N-Triples writes raw (it escapes CR and LF): written as \\uXXXX, the same text
+_RAW_BREAKS = re.compile("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
 def _nt(term) -> str:
-    return str(term)
+    r"""A term in its N-Triples syntax, on one line: every line break escaped.
+
+    >>> from pyoxigraph import Literal
+    >>> _nt(Literal("a\r\nb\u2028c"))
+    '"a\\r\\nb\\u2028c"'
+    """
+    return _RAW_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04X}", str(term))
 
 
 def to_sparql_tsv(results: Results) -> str:
-    """SPARQL 1.1 Query Results TSV: terms in their SPARQL (N-Triples) syntax."""
+    """SPARQL 1.1 Query Results TSV: terms in their SPARQL (N-Triples) syntax, a row a line."""
     lines = ["\t".join(f"?{v}" for v in results.vars)]
     lines += ["\t".join(_nt(row[v]) if v in row else "" for v in results.vars) for row in results.rows]
     return "\n".join(lines) + "\n"

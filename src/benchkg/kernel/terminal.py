@@ -4,7 +4,8 @@ A title, a quote or a system description is someone else's text. Written raw to 
 escape sequence in it can recolour, retitle or clear the screen, hide the lines after it, or (in
 some terminals) write to the clipboard; a carriage return can overwrite the line before it, and a
 bidirectional override can make text read in another order than it runs. Everything benchkg writes
-for people goes through :func:`printable`.
+for people goes through :func:`printable`. A cell of a table (for a terminal, Markdown, CSV, TSV) goes
+through :func:`one_line` too: a line break in it would start a row of the text's choosing.
 """
 
 from __future__ import annotations
@@ -27,6 +28,24 @@ def printable(text: str) -> str:
     >>> printable("abc\u202edcba")
     'abc\\u202edcba'
     """
-    return _UNSAFE.sub(
-        lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text
-    )
+    return _UNSAFE.sub(_escape, text)
+
+
+#: every line break a reader of lines may split at (:meth:`str.splitlines`'s), CR LF as two
+_LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    r"""``text`` with every line break shown as an escape, as :func:`printable` shows a control character,
+    so a cell of a table, a CSV or a TSV file stays in its row.
+
+    >>> one_line("Fast\r=1+1\n=2+2\u2028=3+3\x85")
+    'Fast\\x0d=1+1\\x0a=2+2\\u2028=3+3\\x85'
+    """
+    return _LINE_BREAK.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    """A character as its escape: ``\\x1b``, ``\\u2028``."""
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
