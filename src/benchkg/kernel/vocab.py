@@ -237,6 +237,8 @@ def curator_name(iri: str) -> str:
     ('tokens/s', 'llama2-70b')
     >>> curator_name("https://w3id.org/benchkg/combinations/amd-mi350x+nvidia-h200")
     'amd-mi350x+nvidia-h200'
+    >>> curator_name(unit_iri("tokens/sec")), curator_name(concept_iri("scenario", "a b"))
+    ('tokens/sec', 'a b')
     """
     if iri in UNIT_NAMES:
         return UNIT_NAMES[iri]
@@ -249,7 +251,7 @@ def curator_name(iri: str) -> str:
         for scheme in sorted([*SCHEMES, "unit"], key=len, reverse=True):
             value = local[len(scheme) + 1 :]
             if local.startswith(scheme + "-") and (value[:1].islower() or value[:1].isdigit()):
-                return value
+                return unquote(value)  # a value as written: concept_iri %-encodes it (tokens/sec, not tokens%2Fsec)
         return local
     return iri
 
