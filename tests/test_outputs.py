@@ -382,7 +382,7 @@ def test_init_that_cannot_write_leaves_nothing_to_block_the_next(tmp_path):
         (lambda b, d: b.open(d).results(group_by=[1]), "results(group_by=[1]): group_by is a list of text"),
         (lambda b, d: b.api.explain(None), "benchkg.explain(term=None)"),
         (lambda b, d: b.open(d).results(top="5"), "results(top='5'): top is a whole number or None, not str"),
-        (lambda b, d: b.open(d).results(agg=None), "results(agg=None): agg is text, not NoneType"),
+        (lambda b, d: b.open(d).results(agg=1), "results(agg=1): agg is text or None, not int"),
         (lambda b, d: b.open(d).results(sort=5), "results(sort=5): sort is text or None, not int"),
         (lambda b, d: b.open(d).results(pair=["round=6.0,6.1"]), "results(pair=['round=6.0,6.1']): pair is text"),
         (lambda b, d: b.open(d).results(limit=-1), "results(limit=-1): limit is 0 (every row) or more"),

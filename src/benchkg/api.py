@@ -37,7 +37,16 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from pyoxigraph import Literal, Store
 
-from benchkg.answers.algebra import Compiled, Request, compile_results, difference_note, unpaired_note, wanting_note
+from benchkg.answers.algebra import (
+    Compiled,
+    Condition,
+    Request,
+    compile_results,
+    difference_note,
+    unpaired_note,
+    values_taken,
+    wanting_note,
+)
 from benchkg.answers.answering import Answer, assemble
 from benchkg.answers.compare import Comparison, check_claims_exist, compare_claims
 from benchkg.answers.explain import TERMS
@@ -440,6 +449,10 @@ class KnowledgeGraph:
 
         :raises UsageError: for a column, value or verb the algebra does not take.
         """
+        if list_unpaired and not request.pair:
+            raise UsageError(
+                "--unpaired goes with --pair (--pair tier=99,99.9 --unpaired); without it, it changes nothing"
+            )
         compiled = compile_results(request, self._record_id, self.base)
         saved = parse_query_text(compiled.text, Path("results.rq"))
         answer = self._answer(saved, {}, limit=limit, offset=offset, progress=progress)
@@ -457,11 +470,11 @@ class KnowledgeGraph:
             answered = sum(int(r["results"].value) for r in answer.results.rows if r.get("results") is not None)
             note = difference_note(request, lambda r: self._answer_request(r).results, answered)
             answer.left_out = "\n".join(filter(None, [answer.left_out, note]))
-            if note and not answer.results.rows:  # the note says why it is empty
+            if note and not answer.results.rows:  # the note says why it is empty (nothing is new)
                 answer.empty = ""
         if "wanting" in answer.results.extra:  # results of the slice that lack a fact the verb needs: counted
             answer.left_out = "\n".join(filter(None, [answer.left_out, wanting_note(answer.results.extra["wanting"])]))
-        if not answer.results.rows and request.where:
+        if not answer.results.rows and request.where and answer.empty:  # (not when a note said why already)
             answer.empty = self._emptied_by(request, self.backend.select)
         return answer, compiled
 
@@ -474,7 +487,7 @@ class KnowledgeGraph:
         pair: str | None = None,
         hold: Sequence[str] | None = None,
         group_by: Sequence[str] = (),
-        agg: str = "count",
+        agg: str | None = None,
         best_per: Sequence[str] = (),
         only_in: str | None = None,
         not_in: str | None = None,
@@ -534,7 +547,13 @@ class KnowledgeGraph:
             )
             if not select(probe.text):
                 before = f" (with {', '.join(request.where[: n - 1])})" if n > 1 else ""
-                return f"Empty because no result has {request.where[n - 1]}{before}."
+                taken = values_taken(
+                    Condition.parse(request.where[n - 1]),
+                    request.where[: n - 1],
+                    select,
+                    lambda r: compile_results(r, self._record_id, self.base).text,
+                )
+                return f"Empty because no result has {request.where[n - 1]}{before}.{taken}"
         return "Empty: every condition matches results, but the verbs (pair, best-per, not-in) leave none."
 
     @checked

@@ -341,10 +341,10 @@ def results(
     ),
     unpaired: bool = typer.Option(False, "--unpaired", help="With --pair, list the results that found no partner."),
     group_by: Optional[str] = typer.Option(None, "--group-by", help="COL,COL: one row per group."),
-    agg: str = typer.Option(
-        "count",
+    agg: Optional[str] = typer.Option(
+        None,
         "--agg",
-        help="With --group-by: count, share, distinct:COL, sum|min|max|avg|median[:COL] (of value by default; a value aggregate is per unit too). With --pair and --group-by: median|min|max|avg|count[:ratio|:a|:b].",
+        help="With --group-by: count (the default), share, distinct:COL, sum|min|max|avg|median[:COL] (of value by default; a value aggregate is per unit too). With --pair and --group-by: median|min|max|avg|count[:ratio|:a|:b].",
     ),
     best_per: Optional[str] = typer.Option(
         None, "--best-per", help="COL,COL: the best result of each group (and unit)."

@@ -37,7 +37,7 @@ from benchkg.kernel.matching import platform_key
 from benchkg.kernel.rows import Results
 from benchkg.kernel.sparqltext import refuse_line_breaks, sparql_string
 from benchkg.kernel.text import fold
-from benchkg.kernel.vocab import DEFAULT_BASE, PREFIXES, SCHEMES, UNITS, concept_iri
+from benchkg.kernel.vocab import DEFAULT_BASE, PREFIXES, SCHEMES, UNITS, concept_iri, curator_name
 
 AGGREGATES = ("count", "sum", "min", "max", "avg", "median", "share", "distinct")
 
@@ -286,7 +286,7 @@ class Request:
     pair: str | None = None
     hold: list[str] | None = None
     group_by: list[str] = field(default_factory=list)
-    agg: str = "count"
+    agg: str | None = None  # count, with --group-by, when not given (given without it: exit 2, check_verbs)
     best_per: list[str] = field(default_factory=list)
     only_in: str | None = None
     not_in: str | None = None
@@ -666,6 +666,41 @@ def _first_in(request: Request) -> Request:
     )
 
 
+#: an option that shapes a verb's answer -> (the verbs it goes with, an example of it with one)
+NEEDS = {
+    "agg": (("group_by",), "--group-by submitter --agg median, or --pair tier=99,99.9 --group-by model --agg median"),
+    "hold": (("pair",), "--pair tier=99,99.9 --hold model,scenario"),
+    "compare": (("pair", "best_per"), "--best-per submitter --compare value"),
+    "over": (("first_in",), "--first-in round=6.1 --over chip"),
+}
+#: a verb's option on the command line
+_FLAG = {"group_by": "--group-by", "pair": "--pair", "best_per": "--best-per", "first_in": "--first-in"}
+#: the differences, whose groups count results and take no --agg
+_DIFFERENCES = ("only_in", "not_in", "first_in")
+
+
+def check_verbs(request: Request) -> None:
+    """Every option given with the verb it shapes: alone it would change nothing, and say nothing of it.
+
+    >>> check_verbs(Request(over=["chip"]))
+    Traceback (most recent call last):
+    benchkg.kernel.errors.UsageError: --over chip goes with --first-in (--first-in round=6.1 --over chip); without it, it changes nothing
+
+    :raises UsageError: naming the option and the verb it needs.
+    """
+    for option, (verbs, example) in NEEDS.items():
+        value = getattr(request, option)
+        if value is None or value == [] or any(getattr(request, verb) for verb in verbs):
+            continue
+        shown = ",".join(value) if isinstance(value, list) else value
+        needed = " or ".join(_FLAG[v] for v in verbs)
+        raise UsageError(f"--{option} {shown} goes with {needed} ({example}); without it, it changes nothing")
+    if request.agg is not None and any(getattr(request, d) for d in _DIFFERENCES):
+        raise UsageError(
+            f"--agg {request.agg}: --only-in, --not-in and --first-in count the results of each group; they take no --agg"
+        )
+
+
 @dataclass
 class Compiled:
     """One algebra command compiled: the ``.rq`` text, a line saying what it asks, and for a pair the
@@ -690,15 +725,19 @@ def compile_results(request: Request, resolve: Callable[[str, str], str], base: 
 
     :raises UsageError: for a column, value or combination of verbs the algebra does not take.
     """
+    check_verbs(request)
     conditions = [Condition.parse(w) for w in request.where]
     for option, names in (
         ("--columns", request.columns),
         ("--group-by", request.group_by),
         ("--best-per", request.best_per),
         ("--hold", request.hold or []),
+        ("--over", request.over),
     ):
         for name in names:
             check_column(name, option)
+        if twice := next((n for n in names if names.count(n) > 1), None):  # (SPARQL's "Duplicated variable")
+            raise UsageError(f"{option} {','.join(names)}: {twice} is named twice")
     said = ["results"] + ([f"where {', '.join(c.text for c in conditions)}"] if conditions else [])
     fresh = _Vars()
     if request.first_in:
@@ -814,10 +853,11 @@ def _compile_rows(request, conditions, fresh, resolve, base):
 
 
 def _compile_group(request, conditions, fresh, resolve, base):
-    agg, _, of = request.agg.partition(":")
+    asked = request.agg or "count"
+    agg, _, of = asked.partition(":")
     if agg not in AGGREGATES:
         raise UsageError(
-            f"--agg {request.agg}: one of {', '.join(AGGREGATES)} (sum, min, max, avg, median and distinct take :COLUMN, value by default)"
+            f"--agg {asked}: one of {', '.join(AGGREGATES)} (sum, min, max, avg, median and distinct take :COLUMN, value by default)"
         )
     if agg == "share" and of:  # the share of each group's results that meet a condition
         return _compile_share_of(request, conditions, fresh, resolve, base, Condition.parse(of, "--agg share:"))
@@ -827,9 +867,9 @@ def _compile_group(request, conditions, fresh, resolve, base):
     column = check_column(of, "--agg")
     if agg in ("sum", "avg", "median") and column.kind != "num":  # (an average of text printed an empty column)
         numbers = ", ".join(n for n, c in COLUMNS.items() if c.kind == "num")
-        raise UsageError(f"--agg {request.agg}: {of} is not a number; {agg} takes one of {numbers}")
+        raise UsageError(f"--agg {asked}: {of} is not a number; {agg} takes one of {numbers}")
     keys = list(request.group_by)
-    more = [f"{request.agg} by {', '.join(keys)}"]
+    more = [f"{asked} by {', '.join(keys)}"]
     if agg in ("sum", "min", "max", "avg", "median") and of in ("value", "per_accelerator") and "unit" not in keys:
         keys.append("unit")  # numbers of two units are never summed, averaged or ranked together
         more[0] += " (and unit)"
@@ -1010,10 +1050,11 @@ def _pair_agg(request: Request) -> tuple[str, str]:
     >>> _pair_agg(Request(agg="median")), _pair_agg(Request(agg="max:b"))
     (('median', 'ratio'), ('max', 'b'))
     """
-    agg, _, of = request.agg.partition(":")
+    asked = request.agg or "count"
+    agg, _, of = asked.partition(":")
     if agg not in PAIR_AGGREGATES or (of or "ratio") not in PAIR_OF:
         raise UsageError(
-            f"--agg {request.agg}: a pair's groups take {'|'.join(PAIR_AGGREGATES)}[:{'|'.join(PAIR_OF)}] "
+            f"--agg {asked}: a pair's groups take {'|'.join(PAIR_AGGREGATES)}[:{'|'.join(PAIR_OF)}] "
             "(of the ratio by default)"
         )
     return agg, of or "ratio"
@@ -1300,7 +1341,15 @@ def difference_note(request: Request, run: Callable[[Request], Results], answere
     >>> groups = Results(["chip", "count"], [{"chip": Literal("a"), "count": Literal("5")}, {"count": Literal("2")}])
     >>> print(difference_note(Request(only_in="round=6.0", not_in="round=6.1", group_by=["chip"]), lambda r: groups, 1))
     Not in the answer, of the 7 results with round=6.0: 4 whose chip round=6.1 has too; 2 that state no chip (in no group).
+
+    An empty answer (``answered`` 0) is said as what it means: nothing is new.
+
+    >>> print(difference_note(Request(first_in="round=6.1", over=["chip"]), lambda r: groups, 0))
+    Nothing is new in round=6.1. Not in the answer, of the 7 results with round=6.1: 5 whose chip round<6.1 has too; 2 that state no chip (in no group).
+    >>> print(difference_note(Request(first_in="round=6.0", over=["chip"]), lambda r: Results(["count"], []), 0))
+    Nothing is new in round=6.0: no result has round=6.0.
     """
+    new_in = request.first_in
     if request.first_in:
         request = _first_in(request)
     keys = request.group_by or request.columns
@@ -1312,13 +1361,38 @@ def difference_note(request: Request, run: Callable[[Request], Results], answere
             keyed += n
         else:
             keyless += n
+    nothing = f"Nothing is new in {new_in}" if new_in else f"{request.only_in} has nothing {request.not_in} has not"
+    if not keyed + keyless:
+        kept = " (of those --where keeps)" if request.where else ""
+        return f"{nothing}: no result has {request.only_in}{kept}." if not answered else ""
     if keyed + keyless == answered:
         return ""
     said = [f"{keyed - answered} whose {', '.join(keys)} {request.not_in} has too"] if keyed > answered else []
     if keyless:
         said.append(f"{keyless} that state no {' or '.join(keys)} (in no group)")
-    return f"Not in the answer, of the {keyed + keyless} results with {request.only_in}: {'; '.join(said)}."
+    note = f"Not in the answer, of the {keyed + keyless} results with {request.only_in}: {'; '.join(said)}."
+    return note if answered else f"{nothing}. {note}"
 
+
+def values_taken(cond: Condition, where: list[str], select: Callable[[str], list], compiled: Callable) -> str:
+    """What ``cond``'s column takes, most results first, where ``where`` holds: said when ``cond`` emptied
+    an answer (``framework_family=TensorRT``: the values are tensorrt, vllm…); "" for a number or an order.
+
+    ``compiled(request)`` is the request's SPARQL text, ``select`` runs it.
+    """
+    if cond.op not in ("=", "in", "any", "~") or COLUMNS[cond.column].kind == "num":
+        return ""
+    rows = select(compiled(Request(where=where, group_by=[cond.column])))
+    values = [f"{curator_name(r[cond.column])} {int(r['count']):,}" for r in rows if r.get(cond.column)]
+    if not values:
+        return f" No result here states {cond.column}." if rows else ""
+    if len(values) > _LISTED:  # (a free text: a framework's name and versions)
+        return f" {cond.column} has {len(values):,} values here: --group-by {cond.column} lists them."
+    return f" {cond.column} takes these values here (results of each): {', '.join(values)}."
+
+
+#: the most values :func:`values_taken` names (a controlled vocabulary's, a family's)
+_LISTED = 12
 
 #: what keeps a result that lacks a fact a verb needs: the option to give, by the fact
 KEEPS = {
