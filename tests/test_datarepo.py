@@ -123,12 +123,77 @@ bkshape:house-claims-name-an-engine a sh:NodeShape ;
     assert "house-engine-unknown" in str(open_kg(repo / "data").show(EXAMPLE))
 
 
+#: a join of every triple with every other, twice over: it never ends on the reference set (issue 64)
+THREE_WAY = '?a ?p ?b . ?c ?q ?d . ?e ?r ?f FILTER (STR(?a) = CONCAT(STR(?c), STR(?e), "!"))'
+
+
+def test_a_slow_own_shape_stops_at_its_time_limit_naming_it_and_the_store_keeps(repo, monkeypatch):
+    """A data repository's own shape with a three-way join hung validate, and, named in a gotcha's
+    finding_shapes, every command. It now stops at the repository's time_limit (or BENCHKG_TIME_LIMIT),
+    exit 2 naming the shape and its file; benchkg's own shapes run as before."""
+    (repo / "shapes" / "slow.ttl").write_text(f"""
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix bk: <https://w3id.org/benchkg/ontology#> .
+@prefix bkshape: <https://w3id.org/benchkg/shapes#> .
+bkshape:house-three-way-join a sh:NodeShape ;
+    sh:targetClass bk:Benchmark ;
+    sh:message "never" ;
+    sh:sparql [ sh:select \"\"\"SELECT $this WHERE {{ $this a bk:Benchmark . {THREE_WAY} }}\"\"\" ] .
+""")
+    config = repo / "benchkg.toml"
+    config.write_text(config.read_text() + "time_limit = 1\n")
+    checked = cli("validate", "--data", repo / "data")
+    assert checked.exit_code == 2, checked.stdout
+    assert checked.stderr == (
+        "Error: shape house-three-way-join (shapes/slow.ttl) did not end within 1 s, the limit on a data "
+        "repository's own shapes and queries: make it cheaper, or allow longer with time_limit = SECONDS in "
+        "benchkg.toml (or BENCHKG_TIME_LIMIT=SECONDS)\n"
+    )
+    answer = cli("query", "leaderboard", "--format", "csv", "--data", repo / "data")
+    assert answer.exit_code == 0, answer.stderr  # (the shape is no gotcha's: a build never runs it)
+    gotcha = {
+        "id": "house-slow",
+        "title": "A slow finding",
+        "severity": "warning",
+        "statement": "A shape that never ends.",
+        "finding_shapes": ["house-three-way-join"],
+    }
+    (repo / "data" / "gotchas" / "house-slow.json").write_text(json.dumps(gotcha, indent=2))
+    monkeypatch.setenv("BENCHKG_TIME_LIMIT", "0.5")  # the environment's limit wins over benchkg.toml's
+    stopped = cli("query", "leaderboard", "--format", "csv", "--data", repo / "data")
+    assert (
+        stopped.exit_code == 2 and "house-three-way-join (shapes/slow.ttl) did not end within 0.5 s" in stopped.stderr
+    )
+    (repo / "data" / "gotchas" / "house-slow.json").unlink()
+    assert cli("query", "leaderboard", "--format", "csv", "--data", repo / "data").stdout == answer.stdout
+
+
+def test_a_slow_own_saved_query_stops_at_its_time_limit(repo, monkeypatch):
+    (repo / "queries" / "slow.rq").write_text(f"#+ summary: never ends\nSELECT ?a WHERE {{ {THREE_WAY} }}\n")
+    monkeypatch.setenv("BENCHKG_TIME_LIMIT", "1")
+    stopped = cli("query", "slow", "--data", repo / "data")
+    assert stopped.exit_code == 2
+    assert stopped.stderr.startswith("Error: query slow (queries/slow.rq) did not end within 1 s"), stopped.stderr
+    assert cli("query", "leaderboard", "--limit", "1", "--data", repo / "data").exit_code == 0  # benchkg's: no limit
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "'a minute'", "true"])
+def test_a_time_limit_is_a_number_of_seconds(repo, value):
+    (repo / "benchkg.toml").write_text(f"[benchkg]\ntime_limit = {value}\n")
+    result = cli("build", "--data", repo / "data")
+    assert result.exit_code == 2
+    assert (
+        result.stderr
+        == f"Error: {repo}/benchkg.toml:2: /benchkg/time_limit: expected a number of seconds, more than 0\n"
+    )
+
+
 def test_a_bad_benchkg_toml_names_its_line(repo):
     (repo / "benchkg.toml").write_text("[benchkg]\nreference = true\nqueries = 'q'\n")
     result = cli("build", "--data", repo / "data")
     assert result.exit_code == 2
     assert result.stderr == (
-        f"Error: {repo}/benchkg.toml:3: /benchkg/queries: unknown setting 'queries'; settings: reference\n"
+        f"Error: {repo}/benchkg.toml:3: /benchkg/queries: unknown setting 'queries'; settings: reference, time_limit\n"
     )
 
 

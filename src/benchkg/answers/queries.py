@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import re
 from decimal import Decimal, InvalidOperation
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -32,6 +33,7 @@ from benchkg.answers.slices import accelerator_family
 from benchkg.answers.slices import apply as apply_slices
 from benchkg.graph.backend import backend_of
 from benchkg.kernel.errors import UsageError
+from benchkg.kernel.limits import within
 from benchkg.kernel.resources import QUERIES_DIR
 from benchkg.kernel.rows import Results, window
 from benchkg.kernel.sparqltext import one_line_term
@@ -44,6 +46,7 @@ from benchkg.kernel.vocab import (
     record_iri,
     unit_iri,
 )
+from benchkg.records.layout import time_limit_of
 from benchkg.records.reader import bounded_number
 from benchkg.records.schema import CLASSES, ID_PATTERN
 
@@ -319,12 +322,21 @@ def run_query(
     query = name_or_file if isinstance(name_or_file, SavedQuery) else find_query(name_or_file, queries_dir)
     text = bound_text(query, params or {}, base, backend.select)
     windowed = limit is not None or offset
+    run = backend.results
     if not backend.remote:
         check_ids(backend, query, params or {}, base)
+        if not query.builtin:  # a data repository's own: within its time limit (benchkg.kernel.limits)
+            run = partial(_limited, backend.results, query)
         if not query.then:  # the store streams the window; a step reads every row, so it is cut after
-            return tidy(backend.results(text, query.name, limit=limit, offset=offset, claims=query.claims), query)
-    results = finish(tidy(backend.results(text, query.name), query), query, params or {})
+            return tidy(run(text, query.name, limit=limit, offset=offset, claims=query.claims), query)
+    results = finish(tidy(run(text, query.name), query), query, params or {})
     return window(results, limit, offset, claims=query.claims) if windowed else results
+
+
+def _limited(results: Callable[..., Results], query: SavedQuery, *args: Any, **kwargs: Any) -> Results:
+    """``results(*args, **kwargs)`` in a worker killed at the time limit of ``query``'s repository."""
+    where = f"query {query.name} ({query.path.parent.name}/{query.path.name})"
+    return within(time_limit_of(query.path.parent), where, partial(results, *args, **kwargs))
 
 
 def one_per_claim(results: Results, column: str) -> Results:

@@ -76,6 +76,11 @@ class StoreError(BenchkgError):
     """The embedded or remote store could not be opened, read or written."""
 
 
+class TimeLimitError(BenchkgError):
+    """A data repository's own shape or saved query did not end within its time limit
+    (:mod:`benchkg.kernel.limits`)."""
+
+
 #: what the system says when a write cannot be done for want of room or right, and what to do then
 _CANNOT_WRITE = {
     errno.ENOSPC: "the disk is full: free some space and run it again",

@@ -22,11 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchkg.kernel import limits
 from benchkg.kernel.errors import InputError, InputProblem
 from benchkg.kernel.resources import QUERIES_DIR, REFERENCE_DIR, REFERENCE_KINDS, SHAPES_DIR
 
 CONFIG_NAME = "benchkg.toml"
-_KEYS = {"reference": bool}
+#: each setting, and what its value must be
+_KEYS = {"reference": "true or false", "time_limit": "a number of seconds, more than 0"}
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,8 @@ class Layout:
     reference: Path | None  # benchkg's reference records, used beside the data; None: the data alone
     query_dirs: tuple[Path, ...]
     shape_dirs: tuple[Path, ...]
+    #: seconds a data repository's own shape or query may run (benchkg.kernel.limits; ``time_limit``)
+    time_limit: float = limits.DEFAULT_SECONDS
 
     @property
     def layers(self) -> tuple[Path, ...]:
@@ -55,7 +59,7 @@ def read_config(path: Path) -> dict[str, Any]:
     >>> _ = p.write_text("[benchkg]\\nrefrence = true\\n")
     >>> read_config(p)
     Traceback (most recent call last):
-    benchkg.kernel.errors.InputError: ...benchkg.toml:2: /benchkg/refrence: unknown setting 'refrence'; settings: reference
+    benchkg.kernel.errors.InputError: ...benchkg.toml:2: /benchkg/refrence: unknown setting 'refrence'; settings: reference, time_limit
     """
     try:
         text = path.read_text(encoding="utf-8")
@@ -81,8 +85,8 @@ def read_config(path: Path) -> dict[str, Any]:
             problems.append(
                 InputProblem(path, line, f"/benchkg/{key}", f"unknown setting {key!r}; settings: {', '.join(_KEYS)}")
             )
-        elif not isinstance(value, _KEYS[key]):
-            problems.append(InputProblem(path, line, f"/benchkg/{key}", "expected true or false"))
+        elif not _fits(key, value):
+            problems.append(InputProblem(path, line, f"/benchkg/{key}", f"expected {_KEYS[key]}"))
     if problems:
         raise InputError(problems)
     return config
@@ -102,7 +106,27 @@ def layout_for(data_dir: Path) -> Layout:
     config = read_config(config_file)
     same = os.path.realpath(data_dir) == os.path.realpath(REFERENCE_DIR)
     reference = REFERENCE_DIR if config.get("reference", True) and not same else None
-    return Layout(data_dir, reference, _extend(QUERIES_DIR, root / "queries"), _extend(SHAPES_DIR, root / "shapes"))
+    return Layout(
+        data_dir,
+        reference,
+        _extend(QUERIES_DIR, root / "queries"),
+        _extend(SHAPES_DIR, root / "shapes"),
+        limits.seconds(config.get("time_limit")),
+    )
+
+
+def _fits(key: str, value: Any) -> bool:
+    """Whether ``value`` is what setting ``key`` takes."""
+    if key == "reference":
+        return isinstance(value, bool)
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+
+
+def time_limit_of(folder: Path) -> float:
+    """The time limit on the own shapes or queries in ``folder`` (a data repository's ``shapes/`` or
+    ``queries/``): its repository's ``time_limit``, or the environment's (:func:`benchkg.kernel.limits.seconds`)."""
+    config_file = Path(folder).absolute().parent / CONFIG_NAME
+    return limits.seconds(read_config(config_file).get("time_limit") if config_file.is_file() else None)
 
 
 def _extend(builtin: Path, own: Path) -> tuple[Path, ...]:

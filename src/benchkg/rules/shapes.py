@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchkg.kernel.errors import InputError, InputProblem
+from benchkg.kernel.resources import SHAPES_DIR
 from benchkg.kernel.sparqltext import MAX_DEPTH, nesting, uses_service
-from benchkg.records.layout import shape_files
+from benchkg.records.layout import shape_files, time_limit_of
 
 SH = "http://www.w3.org/ns/shacl#"
 SEVERITIES = {SH + "Violation": "violation", SH + "Warning": "warning", SH + "Info": "info"}
@@ -54,9 +55,10 @@ def _parse(files: list[Path]):
 
     :raises InputError: for a file that does not parse, or a shape's SPARQL :func:`_check_sparql` refuses.
     """
-    from rdflib import Graph
+    from rdflib import RDF, Graph, URIRef
 
     graph = Graph()
+    own: dict[str, Own] = {}
     for path in files:
         one = Graph()
         try:
@@ -65,7 +67,35 @@ def _parse(files: list[Path]):
             raise InputError([_problem(path, _turtle_error(e))]) from e
         _check_sparql(one, path)
         graph += one
+        if path.parent.resolve() != SHAPES_DIR.resolve():  # a data repository's own: run within its time limit
+            for kind in ("NodeShape", "PropertyShape"):
+                for shape in one.subjects(RDF.type, URIRef(SH + kind)):
+                    if isinstance(shape, URIRef):
+                        own[str(shape).rsplit("#", 1)[-1]] = Own(path)
+    graph.own_shapes = own  # type: ignore[attr-defined]  # (read by benchkg.rules.engine.run_fast)
     return graph
+
+
+@dataclass(frozen=True)
+class Own:
+    """A data repository's own shape: the file it is in, and so its time limit."""
+
+    path: Path
+
+    @property
+    def file(self) -> str:
+        """The file as a curator knows it: ``shapes/mine.ttl``."""
+        return f"{self.path.parent.name}/{self.path.name}"
+
+    @property
+    def seconds(self) -> float:
+        """Its repository's time limit, read when it runs (the environment's may have changed since)."""
+        return time_limit_of(self.path.parent)
+
+
+def own_shapes(shapes) -> dict[str, Own]:
+    """The data repository's own shapes among ``shapes`` (a graph :func:`load_shapes` gave), by name."""
+    return getattr(shapes, "own_shapes", {})
 
 
 def _check_sparql(graph, path: Path) -> None:
