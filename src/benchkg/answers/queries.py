@@ -325,7 +325,7 @@ def run_query(
     run = backend.results
     if not backend.remote:
         check_ids(backend, query, params or {}, base)
-        if not query.builtin:  # a data repository's own: within its time limit (benchkg.kernel.limits)
+        if not query.builtin and query.path.is_file():  # a repository's own file (not the algebra's): limited
             run = partial(_limited, backend.results, query)
         if not query.then:  # the store streams the window; a step reads every row, so it is cut after
             return tidy(run(text, query.name, limit=limit, offset=offset, claims=query.claims), query)

@@ -65,7 +65,10 @@ def within(limit: float, what: str, function: Callable[..., _T], *args: Any) -> 
             outcome: tuple[bool, Any] = (True, function(*args))
         except BaseException as e:  # noqa: BLE001 - handed back to the caller, who raises it
             outcome = (False, e)
-        sender.send(outcome)
+        try:
+            sender.send(outcome)
+        except Exception as e:  # noqa: BLE001 - an answer that cannot be pickled is said, not waited for
+            sender.send((False, RuntimeError(f"{what}: its answer could not be handed back: {e}")))
         sender.close()
 
     worker = context.Process(target=work, daemon=True)
