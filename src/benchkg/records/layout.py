@@ -39,8 +39,6 @@ class Layout:
     reference: Path | None  # benchkg's reference records, used beside the data; None: the data alone
     query_dirs: tuple[Path, ...]
     shape_dirs: tuple[Path, ...]
-    #: seconds a data repository's own shape or query may run (benchkg.kernel.limits; ``time_limit``)
-    time_limit: float = limits.DEFAULT_SECONDS
 
     @property
     def layers(self) -> tuple[Path, ...]:
@@ -106,13 +104,7 @@ def layout_for(data_dir: Path) -> Layout:
     config = read_config(config_file)
     same = os.path.realpath(data_dir) == os.path.realpath(REFERENCE_DIR)
     reference = REFERENCE_DIR if config.get("reference", True) and not same else None
-    return Layout(
-        data_dir,
-        reference,
-        _extend(QUERIES_DIR, root / "queries"),
-        _extend(SHAPES_DIR, root / "shapes"),
-        limits.seconds(config.get("time_limit")),
-    )
+    return Layout(data_dir, reference, _extend(QUERIES_DIR, root / "queries"), _extend(SHAPES_DIR, root / "shapes"))
 
 
 def _fits(key: str, value: Any) -> bool:
