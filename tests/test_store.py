@@ -396,6 +396,37 @@ def settled_quads(store) -> set[str]:
     return {str(q) for q in store if str(q.graph_name) != manifest}
 
 
+def test_facts_read_from_the_records_as_mapped_equal_those_read_back_from_the_store(tmp_path):
+    """A whole build reads what its claims' facts and audited links need from the records as it maps them
+    (graph.facts.Inputs; issue 65), an incremental one reads it back out of the store (the facts through
+    the same rows, the audited links through SPARQL): on data/ and a vendor claim rounding an audited
+    result ("911K"), the two give the same derived graph, quad for quad."""
+    from benchkg.graph.audited import AUDITED_BY
+    from benchkg.graph.derived import caveats_graph, derive_caveats
+    from benchkg.graph.facts import PER_ACCELERATOR_VALUE, TIER
+
+    data = tmp_path / "data"
+    shutil.copytree(FULL_DATA, data, ignore=shutil.ignore_patterns(".benchkg"))
+    audited = next(
+        record
+        for path in sorted((data / "benchmarks").glob("bench-mlperf-v6-1-*.json"))
+        for record in [json.loads(path.read_text())]
+        if record.get("scope") == "aggregate" and record.get("value", 0) > 100_000
+    )
+    thousands = round(audited["value"] / 1000)
+    rounded = {**audited, "id": "rounded-twin", "measured_by": "vendor", "value": thousands * 1000}
+    (data / "benchmarks" / "rounded-twin.json").write_text(json.dumps({**rounded, "value_as_written": f"{thousands}K"}))
+    built = build_graph(data, persist=False)
+    mapped = settled_quads(built.store)
+    twin = NamedNode("https://w3id.org/benchkg/id/benchmarks/rounded-twin")
+    assert list(built.store.quads_for_pattern(twin, AUDITED_BY, None)), "the rounded claim restates an audited result"
+    derived = caveats_graph(built.base)
+    for predicate, least in ((AUDITED_BY, 4), (PER_ACCELERATOR_VALUE, 100), (TIER, 100)):  # (what there is to compare)
+        assert len(list(built.store.quads_for_pattern(None, predicate, None, derived))) >= least, predicate
+    derive_caveats(built.store, built.base)  # the whole derivation again, every claim read back from the store
+    assert settled_quads(built.store) == mapped
+
+
 def _tier_folder(root):
     """A small data folder: llama2-70b's claims, one stating a tier, and deepseek-r1's, none stating one."""
     import gendata

@@ -26,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -97,6 +99,40 @@ class StepPeaks:
         return self.seen[step]
 
 
+#: the steps of a cold build timed apart (benchkg.graph.store's functions), by what they do
+COLD_STEPS = {
+    "_cold_load": "read, map and derive facts (workers) + bulk load",
+    "derive_caveats": "verdicts, caveats and findings",
+}
+
+
+@contextmanager
+def timed_steps() -> Iterator[dict[str, float]]:
+    """The seconds each of :data:`COLD_STEPS` takes while in the block, by its label."""
+    import benchkg.graph.store as module
+
+    steps: dict[str, float] = {}
+    saved = {name: getattr(module, name) for name in COLD_STEPS}
+
+    def timed(name):
+        def run(*args, **kwargs):
+            t = time.perf_counter()
+            try:
+                return saved[name](*args, **kwargs)
+            finally:
+                steps[COLD_STEPS[name]] = steps.get(COLD_STEPS[name], 0.0) + time.perf_counter() - t
+
+        return run
+
+    try:
+        for name in COLD_STEPS:
+            setattr(module, name, timed(name))
+        yield steps
+    finally:
+        for name, fn in saved.items():
+            setattr(module, name, fn)
+
+
 def progress(size: int, started: float, what: str) -> None:
     """Say on stderr what the size's run has reached (an unfinished run then shows where it was)."""
     print(f"  {size:,} claims, {time.perf_counter() - started:6.0f} s: {what}", file=sys.stderr, flush=True)
@@ -131,8 +167,10 @@ def measure(size: int, work: Path) -> dict:
     time.sleep(RACY_S + 0.5)
     progress(size, started, "generated; cold build")
     t = time.perf_counter()
-    built = build_graph(data)
+    with timed_steps() as steps:
+        built = build_graph(data)
     out["cold_build_s"] = time.perf_counter() - t
+    out["cold_steps"] = {**steps, "the rest (compaction, manifest)": out["cold_build_s"] - sum(steps.values())}
     peaks.ended("cold build")
     progress(size, started, "built; validate")
     out["quads"] = len(built.store)
@@ -400,13 +438,17 @@ def table(results: list[dict], naive_results: dict[int, dict | None], naive_limi
     return "\n".join(lines)
 
 
-#: the first page's bound at each size (issue 32): 1 s at 10,000 claims, 3 s at 100,000
-FIRST_PAGE_S = {10_000: 1.0, 100_000: 3.0}
+#: the first page's bound at each size (issue 32): 1 s at 10,000 claims; at 100,000, issue 65's: 1 s for all but
+#: four answers, none over 3 s, vendor-vs-audited within 2 s
+FIRST_PAGE_S = {10_000: 1.0, 100_000: 1.0}
+#: at 100,000 claims (issue 65): the answers that may take longer than FIRST_PAGE_S, and the bound none may pass
+SLOW_ALLOWED, SLOW_BOUND_S, VENDOR_S = 4, 3.0, 2.0
 
 
 def targets(results: list[dict]) -> list[str]:
     """The targets, met or not, and for each one missed the step it is missed in and where its time
-    went (the profile the benchmark takes of every first page)."""
+    went (the profile the benchmark takes of every first page): issue 65's at 100,000 claims, issue 32's
+    at 10,000."""
     out = ["Targets (two cores):", ""]
 
     def said(name, ok, measured, why=""):
@@ -417,20 +459,26 @@ def targets(results: list[dict]) -> list[str]:
         ratio = r["cold_build_s"] / r["raw_bulk_load_nt_s"]
         if size < 10_000:  # (the targets are set at 10,000 and 100,000 claims)
             continue
+        bound, rebuild = (2, 0.5) if size >= 100_000 else (3, 1.0)
         said(
-            f"build ≤ 3× raw bulk load at {size:,}",
-            ratio <= 3,
+            f"build ≤ {bound}× raw bulk load at {size:,}",
+            ratio <= bound,
             f"{ratio:.1f}×",
-            "the records are read and mapped in Python before the load (see the one-file rebuild)",
+            "the records are read, checked and mapped in Python by the workers, and each chunk is bulk-loaded "
+            + "while they map the next (cold build's steps: "
+            + ", ".join(f"{k} {v:.1f} s" for k, v in r.get("cold_steps", {}).items())
+            + ")",
         )
         said(
-            f"one-file rebuild ≤ 1 s at {size:,}",
-            r["rebuild_one_s"] <= 1,
+            f"one-file rebuild ≤ {rebuild:g} s at {size:,}",
+            r["rebuild_one_s"] <= rebuild,
             f"{r['rebuild_one_s']:.2f} s",
-            "the finding caveats run their shapes over the whole graph again (a finding may pair a claim with another)",
+            "every record file's state is read to find the one that changed, and the store opened and flushed",
         )
         if size <= 10_000:
             said(f"validate ≤ 10 s at {size:,}", r["validate_s"] <= 10, f"{r['validate_s']:.1f} s")
+        else:
+            said(f"validate ≤ 30 s at {size:,}", r["validate_s"] <= 30, f"{r['validate_s']:.1f} s")
         bound = FIRST_PAGE_S.get(size)
         if bound is None:
             continue
@@ -446,18 +494,24 @@ def targets(results: list[dict]) -> list[str]:
                     f"the rest rendering ({max(0.0, first - run_s - small_s):.2f} s)",
                 )
         slow = [n for n, a in r["answers"].items() if a[0] > bound]
-        said(
-            f"first pages ≤ {bound:.0f} s at {size:,}",
-            not slow,
-            f"{len(r['answers']) - len(slow)} of {len(r['answers'])}",
-        )
-    for r in results:
-        if r["size"] == 100_000 and r.get("step_peaks_mb"):
+        if size >= 100_000:
             said(
-                "peak memory of benchkg's steps ≤ 1.5 GiB at 100,000",
-                r["peak_rss_mb"] <= 1536,
-                f"{r['peak_rss_mb']:,.0f} MiB",
-                highest_steps(r["step_peaks_mb"]),
+                f"first pages ≤ {bound:.0f} s at {size:,}: all but {SLOW_ALLOWED}",
+                len(slow) <= SLOW_ALLOWED,
+                f"{len(r['answers']) - len(slow)} of {len(r['answers'])}",
+            )
+            over = [n for n, a in r["answers"].items() if a[0] > SLOW_BOUND_S]
+            said(f"no first page over {SLOW_BOUND_S:.0f} s at {size:,}", not over, ", ".join(over) or "none")
+            if "vendor-vs-audited" in r["answers"]:
+                first = r["answers"]["vendor-vs-audited"][0]
+                said(
+                    f"vendor-vs-audited: first page ≤ {VENDOR_S:.0f} s at {size:,}", first <= VENDOR_S, f"{first:.2f} s"
+                )
+        else:
+            said(
+                f"first pages ≤ {bound:.0f} s at {size:,}",
+                not slow,
+                f"{len(r['answers']) - len(slow)} of {len(r['answers'])}",
             )
     last = results[-1]
     for key, label in (("peak_rss_mb", "benchkg's steps"), ("peak_worker_rss_mb", "largest worker")):

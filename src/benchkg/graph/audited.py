@@ -100,6 +100,37 @@ def links(vendor: Iterable[Result], audited: Iterable[Result]) -> set[tuple[str,
     }
 
 
+def side_results(inputs: Any, ran_on: dict[str, Any]) -> tuple[list[Result], list[Result]]:
+    """The vendor claims and the audited results among the claims ``inputs`` holds
+    (:class:`benchkg.graph.facts.Inputs`: a cold build's, read from its records, not queried back out of the
+    store: 25 s of a cold build at 100,000 claims), each read as :data:`SIDE` reads it; ``ran_on`` the chip
+    or combination each claim ran on (``bk:ranOn``, by IRI)."""
+    vendor, audited = NamedNode(BK + "measured-by-vendor"), NamedNode(BK + "measured-by-mlcommons")
+    sides: tuple[list[Result], list[Result]] = ([], [])
+    for claim in inputs.claims:
+        measured = inputs.every(claim, "measuredBy")
+        result = inputs.one(claim, "result")
+        row = {
+            "claim": NamedNode(claim),
+            **{name: inputs.one(claim, name) for name in ("suite", "model", "scenario")},
+            **{
+                name: inputs.one(result, key) for name, key in (("v", "value"), ("unit", "hasUnit"), ("scope", "scope"))
+            },
+        }
+        if (vendor not in measured and audited not in measured) or any(term is None for term in row.values()):
+            continue  # (what SIDE requires of a result)
+        chip = ran_on.get(claim)
+        row["chip"] = inputs.one(chip, "variantOf") or chip
+        row.update(metric=inputs.one(result, "metric"), interval=inputs.one(result, "statedInterval"))
+        for name, key in (("count", "acceleratorCount"), ("div", "division"), ("tier", "accuracyTarget")):
+            row[name] = inputs.one(claim, key)
+        row.update(sub=inputs.one(claim, "submitter"), named=inputs.one(claim, "restates"))
+        for side, by in zip(sides, (vendor, audited)):
+            if by in measured:
+                side.append(side_result(row))
+    return sides
+
+
 def _keys_of(store: Store, claims: list[str]) -> list[tuple[str, str, str]]:
     """The (suite, model, scenario) of ``claims`` as the store has them now (N-Triples): a link joins
     only results of one key, so the results of these keys are all a change can link or unlink."""

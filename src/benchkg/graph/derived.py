@@ -12,12 +12,16 @@ from typing import Any, Iterable
 
 from pyoxigraph import Literal, NamedNode, Quad, Store
 
-from benchkg.graph.audited import AUDITED_BY, audited_quads
+from benchkg.graph.audited import AUDITED_BY, audited_quads, links, side_results
 from benchkg.graph.facts import (
     FACT_PREDICATES,
+    RAN_ON,
+    Inputs,
     claims_of_models,
     combination_mates,
     fact_quads,
+    facts_of,
+    models_of,
     remove_facts,
     tiered_models,
 )
@@ -64,6 +68,9 @@ def derive_caveats(
     shape_dirs: tuple[Path, ...] = (),
     claims_only: bool = False,
     old_partners: frozenset[str] = frozenset(),
+    old_models: frozenset[str] = frozenset(),
+    inputs: Inputs | None = None,
+    derived: bool = False,
 ) -> None:
     """Recompute which gotchas apply to which single claims (docs/conventions.md, convention 4): those a claim links
     (``gotcha_ids``); *claim caveats*, whose ``applies_to`` facets all match it (one join query per
@@ -77,20 +84,28 @@ def derive_caveats(
     a claim's facts or links read changed but those claims (no system or chip), so only their facts and
     audited links are redone, and the finding shapes run on the claims whose findings such a change can
     alter (:func:`finding_focus`; ``old_partners`` are the claims that could pair with the changed
-    claims before the change)."""
+    claims before the change; ``old_models`` the models those claims were of before it: a model whose
+    claims the change left alone keeps its tiers). ``inputs``: what the facts read of every record, when
+    the build has it from the records it mapped (a whole derivation then reads no claim back out of the
+    store for its facts and audited links). ``derived``: every claim's facts and audited links are in the
+    store already (a cold build's workers derived them as they mapped the records)."""
     graph = caveats_graph(base)
     manifest = manifest_graph(base)
     for old in list(store.quads_for_pattern(manifest, CAVEATS_DONE, None, manifest)):
         store.remove(old)  # back only when this derivation is complete: an interrupted one is redone whole
     done = Quad(manifest, CAVEATS_DONE, Literal(shapes_digest(shape_dirs)), manifest)
-    if claims is None and next(iter(store.quads_for_pattern(None, None, None, graph)), None) is not None:
-        store.remove_graph(graph)  # (all of it is derived again: facts, links and verdicts as they go)
-    facts = _facts(store, graph, base, claims if claims_only else None)
-    # which audited result each vendor claim restates: when only claims changed, the links from and to
-    # them (a changed audited result changes the links of unchanged vendor claims), else all of them;
-    # then every superlative (any result may be a rival), both before the finding shapes read them
-    links, relinked = _audited_links(store, graph, claims if claims_only else None)
-    facts += links
+    if derived:  # (a cold build's: the facts and links are all the graph holds)
+        facts, relinked = [], set[str]()
+    else:
+        if claims is None and next(iter(store.quads_for_pattern(None, None, None, graph)), None) is not None:
+            store.remove_graph(graph)  # (all of it is derived again: facts, links and verdicts as they go)
+        whole = inputs if claims is None else None
+        facts = _facts(store, graph, base, claims if claims_only else None, old_models, whole)
+        # which audited result each vendor claim restates: when only claims changed, the links from and to
+        # them (a changed audited result changes the links of unchanged vendor claims), else all of them;
+        # then every superlative (any result may be a rival), both before the finding shapes read them
+        links, relinked = _audited_links(store, graph, claims if claims_only else None, whole)
+        facts += links
     if claims is not None:  # a vendor claim that now restates an audited result, or no longer: its caveats too
         claims = sorted(set(claims) | relinked)
     facts += _verdicts(store, graph)
@@ -150,17 +165,25 @@ def _linked_finding_caveats(
     ]
 
 
-def _facts(store: Store, graph: NamedNode, base: str, claims: list[str] | None) -> list[Quad]:
+def _facts(
+    store: Store,
+    graph: NamedNode,
+    base: str,
+    claims: list[str] | None,
+    old_models: frozenset[str] = frozenset(),
+    inputs: Inputs | None = None,
+) -> list[Quad]:
     """The comparison facts (:mod:`benchkg.graph.facts`), put in the store now (the finding shapes
     may read them): of every claim (none returned), or when only ``claims`` changed, of those claims (a
     claim's facts are its own) and of every claim of a model whose tiers they changed (its "not stated"
     comes or goes), returned (the changed part of the graph is written again at the end)."""
     if claims is None:
         remove_facts(store, graph)
-        _put(store, fact_quads(store, graph, base), whole=True)
+        every = facts_of(inputs, inputs.claims, graph, base) if inputs is not None else fact_quads(store, graph, base)
+        _put(store, every, whole=True)
         return []  # (the whole graph is not written again at the end: nothing to hold)
     claims = claims + combination_mates(store, graph, claims)  # (a combination's quads are shared)
-    flipped = sorted(_tiers_changed(store, graph, claims))
+    flipped = sorted(_tiers_changed(store, graph, claims, sorted(old_models | models_of(store, claims))))
     remove_facts(store, graph, [NamedNode(c) for c in claims] + claims_of_models(store, flipped))
     found = list(fact_quads(store, graph, base, claims=claims))
     found += fact_quads(store, graph, base, flipped) if flipped else []
@@ -192,35 +215,51 @@ def _verdicts(store: Store, graph: NamedNode) -> list[Quad]:
     return found
 
 
-def _audited_links(store: Store, graph: NamedNode, claims: list[str] | None) -> tuple[list[Quad], set[str]]:
+def _audited_links(
+    store: Store, graph: NamedNode, claims: list[str] | None, inputs: Inputs | None = None
+) -> tuple[list[Quad], set[str]]:
     """The ``bk:auditedBy`` links derived again (of every claim, or from and to ``claims``), put in
-    the store in place of the old ones; returned with the vendor claims whose links changed."""
+    the store in place of the old ones; returned with the vendor claims whose links changed. Every
+    claim's are read from ``inputs`` when given (with the chips the facts just put in the store)."""
     changed = {NamedNode(c) for c in claims} if claims is not None else None
     before = set()
     for old in list(store.quads_for_pattern(None, AUDITED_BY, None, graph)):
         if changed is None or old.subject in changed or old.object in changed:
             store.remove(old)
             before.add((str(old.subject), str(old.object)))
-    found = audited_quads(store, graph, claims)
+    if inputs is not None and claims is None:
+        ran_on = {
+            str(getattr(q.subject, "value", "")): q.object for q in store.quads_for_pattern(None, RAN_ON, None, graph)
+        }
+        pairs = links(*side_results(inputs, ran_on))
+        found = sorted((Quad(NamedNode(v), AUDITED_BY, NamedNode(a), graph) for v, a in pairs), key=str)
+    else:
+        found = audited_quads(store, graph, claims)
     _put(store, found, whole=claims is None)
     after = {(str(q.subject), str(q.object)) for q in found}
     return found, {vendor.strip("<>") for vendor, _ in before ^ after}
 
 
-def _tiers_changed(store: Store, graph: NamedNode, changed: list[str]) -> set[str]:
+def _tiers_changed(store: Store, graph: NamedNode, changed: list[str], models: list[str]) -> set[str]:
     """The models (N-Triples) a change made tiered or untiered (:class:`benchkg.graph.facts.Tiered`: for
-    their audited results or their other claims), so their "not stated" comes or goes. What a model was
-    is read from the claims the change left alone (``changed`` are the others): their model is as it
-    was, and whether they hold a tier fact says whether it was tiered. A changed claim's old fact says
+    their audited results or their other claims), so their "not stated" comes or goes; of ``models``, the
+    models the ``changed`` claims are of now or were of before (no other model has a claim that changed:
+    its tiers are as they were; reading every model's claims was 1.8 s of a one-file rebuild at 100,000
+    claims). What a model was is read from the claims the change left alone: their model is as it was,
+    and whether they hold a tier fact says whether it was tiered. A changed claim's old fact says
     nothing of its model: one stating a tier, moved to a model no claim stated one for, counted its new
     model as tiered already, whose other claims never got their "not stated" (issue 64)."""
+    if not models:
+        return set()
     iris = " ".join(f"<{c}>" for c in changed)
-    now = tiered_models(store)
+    now = tiered_models(store, models)
     flipped = set()
     for row in select(
         store,
         sparql_prefixes()
-        + "SELECT DISTINCT ?m ?audited ?had WHERE { GRAPH ?g { ?c bk:model ?m } "
+        + "SELECT DISTINCT ?m ?audited ?had WHERE { VALUES ?m { "
+        + " ".join(models)
+        + " } GRAPH ?g { ?c bk:model ?m } "
         + f"MINUS {{ VALUES ?c {{ {iris} }} }} "
         + "BIND (EXISTS { GRAPH ?g { ?c bk:measuredBy bk:measured-by-mlcommons } } AS ?audited) "
         + f"BIND (EXISTS {{ GRAPH {graph} {{ ?c bk:tier ?t }} }} AS ?had) }}",

@@ -42,13 +42,13 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from pyoxigraph import Literal, NamedNode, Quad, Store
 
-from benchkg.graph.opening import rows, select
+from benchkg.graph.opening import select
 from benchkg.kernel.text import fold
-from benchkg.kernel.vocab import BK, LOWER_IS_BETTER, UNITS, framework_family, sparql_prefixes
+from benchkg.kernel.vocab import BK, LOWER_IS_BETTER, UNITS, expand, framework_family, sparql_prefixes
 
 RAN_ON = NamedNode(BK + "ranOn")
 AS_NAMED = NamedNode(BK + "ranOnAsNamed")
@@ -83,28 +83,127 @@ RDF_TYPE = NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 _XSD_BOOLEAN = NamedNode("http://www.w3.org/2001/XMLSchema#boolean")
 _XSD_DECIMAL = NamedNode("http://www.w3.org/2001/XMLSchema#decimal")
 
-#: what the facts are derived from, a row per chip a claim ran on
-_CLAIMS = """
-SELECT ?claim ?model ?acc ?chip ?vendor ?kind ?unit ?metric ?scope ?v ?derived ?tier ?audited ?url ?memory ?fw ?sdfw ?spelled WHERE {
-  ?claim a bk:Benchmark .
-  OPTIONAL { ?claim bk:model ?model }
-  OPTIONAL { ?claim bk:accelerator ?acc OPTIONAL { ?acc bk:madeOf ?part } BIND (COALESCE(?part, ?acc) AS ?chip)
-             OPTIONAL { ?chip bk:vendor ?vendor } OPTIONAL { ?acc bk:acceleratorKind ?kind } }
-  OPTIONAL { ?claim bk:system/rdfs:seeAlso ?url }
-  OPTIONAL { ?claim bk:system/bk:systemDescription/bk:sdAcceleratorMemoryCapacity ?memory }
-  OPTIONAL { ?claim bk:system/bk:systemDescription/bk:sdAcceleratorModelName ?spelled }
-  OPTIONAL { ?claim bk:framework ?fw }
-  OPTIONAL { ?claim bk:system/bk:systemDescription/bk:sdFramework ?sdfw }
-  # (one path per OPTIONAL: Oxigraph reads a one-pattern OPTIONAL claim by claim, where a group of patterns was
-  # read for every claim, 0.29 s of a one-claim rebuild at 10,000 claims)
-  OPTIONAL { ?claim bk:result/qudt:value ?v } OPTIONAL { ?claim bk:result/qudt:hasUnit ?unit }
-  OPTIONAL { ?claim bk:result/bk:scope ?scope } OPTIONAL { ?claim bk:result/bk:metric ?metric }
-  OPTIONAL { ?claim bk:derivedValue/qudt:value ?derived }
-  OPTIONAL { ?claim bk:accuracyTarget ?tier }
-  BIND (EXISTS { ?claim bk:measuredBy bk:measured-by-mlcommons } AS ?audited)
-}
-ORDER BY ?claim
-"""
+#: the predicates the facts and the audited links read, of a claim and its result and derived value, of the
+#: accelerators it names and the chips they are made of, and of its system and the system's description
+READ = frozenset(
+    expand(p)
+    for p in (
+        "bk:model", "bk:accelerator", "bk:madeOf", "bk:vendor", "bk:acceleratorKind", "bk:variantOf", "bk:system",
+        "rdfs:seeAlso", "bk:systemDescription", "bk:sdAcceleratorMemoryCapacity", "bk:sdAcceleratorModelName",
+        "bk:sdFramework", "bk:framework", "bk:result", "qudt:value", "qudt:hasUnit", "bk:scope", "bk:metric",
+        "bk:derivedValue", "bk:accuracyTarget", "bk:measuredBy", "bk:suite", "bk:scenario", "bk:acceleratorCount",
+        "bk:division", "bk:submitter", "bk:restates", "bk:statedInterval",
+    )
+)  # fmt: skip
+_BENCHMARK = NamedNode(BK + "Benchmark")
+_MLCOMMONS = NamedNode(expand("bk:measured-by-mlcommons"))
+_P = {p.rsplit("#", 1)[-1].rsplit("/", 1)[-1]: p for p in READ}
+
+
+class Inputs:
+    """What the facts and the audited links read of the records, by subject: the terms of the predicates of
+    :data:`READ`, taken from the quads the build maps (:meth:`add`; a cold build is read from them, not
+    queried back out of the store: 48 s of a cold build at 100,000 claims), and of any other subject from
+    ``store``, read from its records' graphs when first asked for (an incremental build's unchanged chips
+    and systems), never from the graph of derived facts; or from ``parent`` (a cold build's worker: its
+    chunk of claims here, every chip and system there).
+
+    >>> from benchkg.graph.mapping import record_quads
+    >>> from benchkg.records.reader import Record
+    >>> from pathlib import Path
+    >>> inputs = Inputs()
+    >>> inputs.add(record_quads(Record("benchmarks", "a", Path("a.json"), {"id": "a", "model_id": "m"})))
+    >>> inputs.claims, [t.value for t in inputs.of(inputs.claims[0])[_P["model"]]]
+    (['https://w3id.org/benchkg/id/benchmarks/a'], ['https://w3id.org/benchkg/id/models/m'])
+    """
+
+    def __init__(
+        self, store: Store | None = None, derived: NamedNode | None = None, parent: Inputs | None = None
+    ) -> None:
+        self.known: dict[str, dict[str, list[Any]]] = {}
+        self.found: list[str] = []  # the claims among the quads added, in the order they came
+        self.store, self.derived, self.parent = store, derived, parent
+
+    def add(self, quads: Iterable[Quad]) -> None:
+        """Keep what the facts read of these quads (a record's, or several records')."""
+        for q in quads:
+            predicate, subject = q.predicate.value, str(getattr(q.subject, "value", ""))
+            if predicate in READ:
+                terms = self.known.setdefault(subject, {}).setdefault(predicate, [])
+                if q.object not in terms:
+                    terms.append(q.object)
+            elif q.predicate == RDF_TYPE and q.object == _BENCHMARK:
+                self.found.append(subject)
+                self.known.setdefault(subject, {})
+
+    def update(self, other: Inputs) -> None:
+        """Take what ``other`` holds (a worker's part of a cold build)."""
+        self.known.update(other.known)
+        self.found += other.found
+
+    @property
+    def claims(self) -> list[str]:
+        """The claims among the quads added, in the order of their IRIs."""
+        return sorted(self.found)
+
+    def of(self, subject: str) -> dict[str, list[Any]]:
+        """What the facts read of ``subject``: ``{predicate IRI: [terms]}``."""
+        found = self.known.get(subject)
+        if found is None and self.parent is not None:  # (a worker's chunk of claims: the chips and systems)
+            return self.parent.of(subject)
+        if found is None:
+            found = {}
+            if self.store is not None:
+                for q in self.store.quads_for_pattern(NamedNode(subject), None, None, None):
+                    if q.predicate.value in READ and q.graph_name != self.derived:
+                        terms = found.setdefault(q.predicate.value, [])
+                        if q.object not in terms:
+                            terms.append(q.object)
+            self.known[subject] = found
+        return found
+
+    def one(self, subject: Any, name: str) -> Any:
+        """The term of ``subject``'s predicate ``name`` (its local name: ``"model"``), or None; of
+        several, the least (as text: one answer whatever the order they were read in)."""
+        if subject is None:
+            return None
+        terms = self.of(subject.value if isinstance(subject, NamedNode) else subject).get(_P[name])
+        return (terms[0] if len(terms) == 1 else min(terms, key=str)) if terms else None
+
+    def every(self, subject: Any, name: str) -> list[Any]:
+        """Every term of ``subject``'s predicate ``name``."""
+        return list(self.of(subject.value if isinstance(subject, NamedNode) else subject).get(_P[name], ()))
+
+    def row(self, claim: str) -> dict[str, Any]:
+        """What the facts of ``claim`` are derived from: its model, result, tier…, ``chips`` the chips it ran
+        on (an accelerator's parts, or itself), ``named`` the accelerators it names, their ``vendors`` and
+        ``kinds``, and its system's URL, stated memory, chip spelling and framework."""
+        row: dict[str, Any] = {"chips": set(), "named": set(), "vendors": set(), "kinds": set()}
+        for acc in self.every(claim, "accelerator"):
+            for chip in self.every(acc, "madeOf") or [acc]:
+                row["chips"].add(chip.value)
+                row["named"].add(acc.value)
+                row["vendors"].update(self.every(chip, "vendor"))
+            row["kinds"].update(kind.value.rsplit("-", 1)[-1] for kind in self.every(acc, "acceleratorKind"))
+        result, system = self.one(claim, "result"), self.one(claim, "system")
+        description = self.one(system, "systemDescription")
+        found = {
+            "model": self.one(claim, "model"),
+            "unit": self.one(result, "hasUnit"),
+            "metric": self.one(result, "metric"),
+            "scope": self.one(result, "scope"),
+            "v": self.one(result, "value"),
+            "derived": self.one(self.one(claim, "derivedValue"), "value"),
+            "tier": self.one(claim, "accuracyTarget"),
+            "audited": Literal("true" if _MLCOMMONS in self.every(claim, "measuredBy") else "false"),
+            "url": self.one(system, "seeAlso"),
+            "memory": self.one(description, "sdAcceleratorMemoryCapacity"),
+            "fw": self.one(claim, "framework"),
+            "sdfw": self.one(description, "sdFramework"),
+            "spelled": self.one(description, "sdAcceleratorModelName"),
+        }
+        row.update((name, term) for name, term in found.items() if term is not None)
+        return row
 
 
 def combination_iri(base: str, chips: list[str]) -> str:
@@ -115,53 +214,6 @@ def combination_iri(base: str, chips: list[str]) -> str:
     'https://w3id.org/benchkg/combinations/amd-mi350x+nvidia-h200'
     """
     return f"{base}combinations/" + "+".join(sorted(c.rsplit("/", 1)[1] for c in chips))
-
-
-def _claims(
-    store: Store, models: list[str] | None, claims: list[str] | None = None
-) -> Iterator[tuple[NamedNode, dict[str, Any]]]:
-    """Each claim with its row, with ``chips`` the set of chips it ran on, in the order of their IRIs; only
-    claims of ``models`` if given, and ``claims`` (IRIs) if given. A claim is given when its last row is
-    read (the rows come sorted by claim), so a build holds one claim's row at a time, not every claim's."""
-    text = _CLAIMS
-    if claims is not None:  # (the VALUES first: Oxigraph then reads only those claims)
-        text = text.replace("WHERE {\n", "WHERE {\n  VALUES ?claim { " + " ".join(f"<{c}>" for c in claims) + " }\n", 1)
-    if models is not None:  # (the model joined, not optional: an OPTIONAL would keep every claim, any model)
-        text = text.replace("WHERE {\n", "WHERE {\n  VALUES ?model { " + " ".join(models) + " }\n", 1)
-        text = text.replace("OPTIONAL { ?claim bk:model ?model }", "?claim bk:model ?model .")
-    claim: NamedNode | None = None
-    seen: dict[str, Any] = {}
-    for row in rows(select(store, sparql_prefixes() + text, use_default_graph_as_union=True)):
-        if row["claim"] != claim:
-            if claim is not None:
-                yield claim, seen
-            claim, seen = row["claim"], {"chips": set(), "named": set(), "vendors": set(), "kinds": set()}
-        for name in (
-            "model",
-            "unit",
-            "metric",
-            "scope",
-            "v",
-            "derived",
-            "tier",
-            "audited",
-            "url",
-            "memory",
-            "fw",
-            "sdfw",
-            "spelled",
-        ):
-            if row[name] is not None:
-                seen[name] = row[name]
-        if row["chip"] is not None:
-            seen["chips"].add(row["chip"].value)
-            seen["named"].add(row["acc"].value)
-        if row["vendor"] is not None:
-            seen["vendors"].add(row["vendor"])
-        if row["kind"] is not None:
-            seen["kinds"].add(row["kind"].value.rsplit("-", 1)[-1])
-    if claim is not None:
-        yield claim, seen
 
 
 @dataclass(frozen=True)
@@ -178,19 +230,38 @@ class Tiered:
         return self.audited if audited else self.any
 
 
-def tiered_models(store: Store) -> Tiered:
-    """The models some claim states an accuracy tier for, and those some audited result states one for."""
+def tiered_models(store: Store, models: list[str] | None = None) -> Tiered:
+    """The models some claim states an accuracy tier for, and those some audited result states one for;
+    of ``models`` only (N-Triples IRIs) if given."""
+    only = "VALUES ?model { " + " ".join(models) + " } " if models is not None else ""
     found = [
         (row["model"].value, row["audited"].value == "true")
         for row in select(
             store,
             sparql_prefixes()
-            + "SELECT DISTINCT ?model ?audited WHERE { ?c bk:accuracyTarget ?t ; bk:model ?model "
+            + f"SELECT DISTINCT ?model ?audited WHERE {{ {only}?c bk:accuracyTarget ?t ; bk:model ?model "
             + "BIND (EXISTS { ?c bk:measuredBy bk:measured-by-mlcommons } AS ?audited) }",
             use_default_graph_as_union=True,
         )
     ]
     return Tiered(frozenset(m for m, _ in found), frozenset(m for m, audited in found if audited))
+
+
+def models_of(store: Store, claims: list[str]) -> frozenset[str]:
+    """The models (N-Triples IRIs) of ``claims`` (IRIs) as the store has them now."""
+    if not claims:
+        return frozenset()
+    return frozenset(
+        str(row["m"])
+        for row in select(
+            store,
+            sparql_prefixes()
+            + "SELECT DISTINCT ?m WHERE { VALUES ?c { "
+            + " ".join(f"<{c}>" for c in claims)
+            + " } ?c bk:model ?m }",
+            use_default_graph_as_union=True,
+        )
+    )
 
 
 def fact_quads(
@@ -227,13 +298,78 @@ def fact_quads(
     b tier not stated
     b lowerIsBetter false
     """
-    tiered = tiered_models(store)
-    for claim, row in _claims(store, models, claims):
-        yield from _claim_facts(claim, row, graph, base, tiered)
+    if claims is None:
+        claims = (
+            [str(c.value) for c in claims_of_models(store, models)]
+            if models is not None
+            else sorted(
+                str(getattr(q.subject, "value", "")) for q in store.quads_for_pattern(None, RDF_TYPE, _BENCHMARK)
+            )
+        )
+    elif models is not None:
+        claims = sorted(set(claims) & {str(c.value) for c in claims_of_models(store, models)})
+    # (a claim, not a system that names the same chip, nor one deleted)
+    claims = [c for c in claims if next(iter(store.quads_for_pattern(NamedNode(c), RDF_TYPE, _BENCHMARK)), None)]
+    yield from facts_of(Inputs(store, graph), sorted(set(claims)), graph, base, store)
+
+
+def facts_of(
+    inputs: Inputs, claims: list[str], graph: NamedNode, base: str, store: Store | None = None
+) -> Iterator[Quad]:
+    """The comparison facts of ``claims`` (IRIs, in order), read from ``inputs``; whether a model is
+    tiered from ``store`` (its models' claims), else from the claims ``inputs`` holds (a cold build's
+    every claim)."""
+    read = [(claim, inputs.row(claim)) for claim in claims]
+    if store is not None:
+        models = sorted({str(row["model"]) for _, row in read if isinstance(row.get("model"), NamedNode)})
+        tiered = tiered_models(store, models) if models else Tiered(frozenset(), frozenset())
+    else:
+        stating = [(row["model"].value, is_audited(row)) for _, row in read if "tier" in row and "model" in row]
+        tiered = Tiered(frozenset(m for m, _ in stating), frozenset(m for m, audited in stating if audited))
+    for claim, row in read:
+        yield from _claim_facts(NamedNode(claim), row, graph, base, tiered)
+
+
+NO_TIERS = Tiered(frozenset(), frozenset())
+
+
+@dataclass
+class Mapped:
+    """The facts of a chunk of claims derived while they are mapped (a cold build's worker): every fact but
+    a "not stated" tier (whether a model is tiered is known once every chunk is), with what that needs."""
+
+    quads: list[Quad]
+    ran_on: dict[str, Any]  # the chip or combination each claim ran on (bk:ranOn), by IRI
+    stating: set[tuple[str, bool]]  # (model, audited) of each claim that states a tier
+    unstated: list[tuple[str, str, bool]]  # (claim, model, audited) of each claim of a model that states none
+
+    def not_stated(self, tiered: Tiered, graph: NamedNode) -> list[Quad]:
+        """The "not stated" tiers of the chunk's claims, once ``tiered`` is known (of every chunk)."""
+        return [
+            Quad(NamedNode(claim), TIER, Literal(NOT_STATED), graph)
+            for claim, model, audited in self.unstated
+            if model in tiered.of(audited)
+        ]
+
+
+def mapped_facts(inputs: Inputs, graph: NamedNode, base: str) -> Mapped:
+    """The facts of the claims ``inputs`` holds (:class:`Mapped`), by the rule of :func:`fact_quads`."""
+    out = Mapped([], {}, set(), [])
+    for claim in inputs.claims:
+        row = inputs.row(claim)
+        quads = _claim_facts(NamedNode(claim), row, graph, base, NO_TIERS)
+        out.quads += quads
+        out.ran_on.update((claim, q.object) for q in quads if q.predicate == RAN_ON)
+        model = row.get("model")
+        if isinstance(model, NamedNode) and "tier" in row:
+            out.stating.add((model.value, is_audited(row)))
+        elif isinstance(model, NamedNode):
+            out.unstated.append((claim, model.value, is_audited(row)))
+    return out
 
 
 def _claim_facts(claim: NamedNode, row: dict[str, Any], graph: NamedNode, base: str, tiered: Tiered) -> list[Quad]:
-    """The comparison facts of one claim (its ``row`` of :func:`_claims`); ``tiered`` the models some
+    """The comparison facts of one claim (its :meth:`Inputs.row`); ``tiered`` the models some
     claim states a tier for."""
     quads: list[Quad] = []
     chips = sorted(row["chips"])
@@ -268,7 +404,7 @@ def _claim_facts(claim: NamedNode, row: dict[str, Any], graph: NamedNode, base: 
 
 
 def is_audited(row: dict[str, Any]) -> bool:
-    """Whether a claim's row (of :func:`_claims`) is an audited result's (measured by MLCommons)."""
+    """Whether a claim's row (:meth:`Inputs.row`) is an audited result's (measured by MLCommons)."""
     audited = row.get("audited")
     return audited is not None and audited.value == "true"
 

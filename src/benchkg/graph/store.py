@@ -14,6 +14,7 @@ mtime changed", sweeps graphs no entry accounts for and derives every caveat aga
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import multiprocessing
 import os
@@ -26,7 +27,9 @@ from pathlib import Path
 
 from pyoxigraph import Literal, NamedNode, Quad, RdfFormat, Store, serialize
 
-from benchkg.graph.derived import claims_on, derive_caveats, partners, shapes_digest
+from benchkg.graph.audited import AUDITED_BY, links, side_results
+from benchkg.graph.derived import caveats_graph, claims_on, derive_caveats, partners, shapes_digest
+from benchkg.graph.facts import Inputs, Mapped, Tiered, mapped_facts, models_of
 from benchkg.graph.fingerprint import code_fingerprint
 from benchkg.graph.manifest import (
     BUILDING,
@@ -44,6 +47,7 @@ from benchkg.graph.mapping import record_quads
 from benchkg.graph.opening import Workspace, open_store, remove_tree
 from benchkg.kernel.errors import InputError, InputProblem
 from benchkg.kernel.lifeline import die_with_parent
+from benchkg.kernel.matching import Result
 from benchkg.kernel.resources import ONTOLOGY_FILE
 from benchkg.kernel.terminal import Progress
 from benchkg.kernel.version import __version__
@@ -57,6 +61,9 @@ MAPPING_VERSION = f"{__version__}+{code_fingerprint('benchkg.graph.store')}"
 #: an empty store is filled by worker processes from this many files on, CHUNK files per task
 PARALLEL_FROM = 2000
 CHUNK = 1000
+#: the N-Quads a cold build loads at a time (Oxigraph's bulk load costs much the same per call whatever it is
+#: given: …)
+LOAD_BYTES = 256 * 1024 * 1024
 
 
 @dataclass
@@ -149,6 +156,7 @@ def build_graph(
             entries=entries,
             shape_dirs=shape_dirs,
             readers_copy=readers_copy,
+            derived=True,
         )
     todo, seen = _plan(names, known, f"{base}id/", interrupted, result)
     gone = [iri for iri in known if iri not in seen]
@@ -160,7 +168,10 @@ def build_graph(
     bulk = not known and len(todo) > 1000
     # the claims that could pair with a claim before it changed or went (a finding may leave them)
     before = [f"{base}id/benchmarks/{r.id}" for r, action in todo if action == "changed" and r.kind == "benchmarks"]
-    old_partners = frozenset(partners(store, before + [g for g in gone if g.startswith(f"{base}id/benchmarks/")]))
+    before += [g for g in gone if g.startswith(f"{base}id/benchmarks/")]
+    old_partners, old_models = frozenset(partners(store, before)), models_of(store, before)
+    # (a whole rebuild maps every record: what their facts read is kept as they are mapped)
+    inputs = Inputs(store, caveats_graph(base)) if rebuild_all else None
     problems = _write_changes(
         store,
         todo,
@@ -171,6 +182,7 @@ def build_graph(
         bulk=bulk,
         progress=progress,
         total=len(todo) + len(gone),
+        inputs=inputs,
     )
     _drop_gone(store, gone, base, entries, result, interrupted)
     result = _finish(
@@ -187,6 +199,8 @@ def build_graph(
         interrupted=interrupted,
         readers_copy=readers_copy,
         old_partners=old_partners,
+        old_models=old_models,
+        inputs=inputs,
     )
     if problems:  # records that could not be mapped: the rest is built, these are as they were
         raise InputError(problems)
@@ -238,9 +252,11 @@ def _write_changes(
     bulk: bool,
     progress: Progress | None,
     total: int,
+    inputs: Inputs | None = None,
 ) -> list[InputProblem]:
     """Write each planned record's graph with its manifest entry in one transaction (a touch only
-    renews the entry); the problems of records that could not be mapped, which stay as they were."""
+    renews the entry); the problems of records that could not be mapped, which stay as they were. What
+    the facts read of each record mapped goes to ``inputs``, when given."""
     manifest, prefix = manifest_graph(base), f"{base}id/"
     problems: list[InputProblem] = []
     batch: list[Quad] = []
@@ -254,6 +270,8 @@ def _write_changes(
                 problems.append(_unmappable(record.path, e))
                 continue
         entries[graph.value] = entry.value
+        if inputs is not None and what != "touch":
+            inputs.add(quads)
         for q in list(store.quads_for_pattern(graph, STAT, None, manifest)):
             store.remove(q)  # the entry first: a graph without an entry is rewritten by the next build
         if what == "touch":
@@ -326,10 +344,15 @@ def _finish(
     interrupted: bool = False,
     readers_copy: Path | None = None,
     old_partners: frozenset[str] = frozenset(),
+    old_models: frozenset[str] = frozenset(),
+    inputs: Inputs | None = None,
+    derived: bool = False,
 ) -> BuildResult:
     """What every build ends with once the records are in: the ontology and build state (after a
     full rebuild), the gotcha links of what changed (all of them after an interrupted build),
-    compaction after a bulk load, the manifest snapshot, and last the building mark removed."""
+    compaction after a bulk load, the manifest snapshot, and last the building mark removed. ``inputs``:
+    what the facts read of every record, after a whole rebuild that mapped them all; ``derived``: the facts
+    and audited links are in the store already (a cold build's workers derived them while mapping)."""
     manifest, prefix = manifest_graph(base), f"{base}id/"
     if rebuild_all:
         store.extend(_ontology_quads())
@@ -346,7 +369,9 @@ def _finish(
         or interrupted
         or any(key.startswith("gotchas/") for key in result.added + result.changed + result.removed)
     ):
-        derive_caveats(store, base, shape_dirs=shape_dirs)
+        derive_caveats(
+            store, base, shape_dirs=shape_dirs, inputs=inputs if rebuild_all else None, derived=derived and rebuild_all
+        )
     elif result.touched:  # only claims (or entities they name) changed: re-derive just those claims
         keys = result.added + result.changed + result.removed
         # a claim's facts and audited links read it, its chips and its system: a changed chip or system is
@@ -355,7 +380,15 @@ def _finish(
         claims = [prefix + key for key in keys if key.startswith("benchmarks/")]
         claims += claims_on(store, [prefix + key for key in keys if key.startswith(("accelerators/", "systems/"))])
         claims = sorted(set(claims))
-        derive_caveats(store, base, claims, shape_dirs=shape_dirs, claims_only=True, old_partners=old_partners)
+        derive_caveats(
+            store,
+            base,
+            claims,
+            shape_dirs=shape_dirs,
+            claims_only=True,
+            old_partners=old_partners,
+            old_models=old_models,
+        )
     if optimize:
         store.optimize()  # after a bulk load; at 100k claims: leaderboard 0.63 -> 0.27 s, for 6.8 s
     # (a record read again for its new file state is recorded in the snapshot too: else every later
@@ -415,9 +448,17 @@ def _cold_load(
     entries: dict[str, str],
 ) -> None:
     """Fill an empty store from many files: worker processes read, check and map the records to
-    N-Quads text while this one bulk-loads it (Oxigraph parses it in Rust). On any input error
-    the store is emptied again, as it was, and every problem is reported."""
+    N-Quads text while this one bulk-loads it (Oxigraph parses it in Rust). The workers derive the
+    claims' comparison facts as they map them (from the chips and systems, read here first and sent to
+    each: the facts were queried back out of the store, 48 s at 100,000 claims), and read what the
+    audited links compare; the "not stated" tiers and the links, which need every claim, are derived here
+    once every chunk is in. On any input error the store is emptied again, as it was, and every problem
+    is reported."""
+    context = _entities(files, base)
     chunks = [files[i : i + CHUNK] for i in range(0, len(files), CHUNK)]
+    mapped: list[Mapped] = []
+    vendor: list[Result] = []
+    audited: list[Result] = []
     problems, done = [], 0
     workers = max(1, min(4, os.cpu_count() or 1))
     # spawn, not fork: the open store runs threads of its own
@@ -428,26 +469,73 @@ def _cold_load(
         initargs=(os.getpid(),),
     ) as pool:  # a killed build leaves no worker
         with _main_not_rerun():  # map submits every chunk now: every worker starts inside
-            answers = pool.map(_map_chunk, [(base, chunk) for chunk in chunks])
-        for data, written, found in answers:
-            problems += found
-            if not problems:
-                store.bulk_load(input=data, format=RdfFormat.N_QUADS)
-            entries.update(written)
-            result.added += [iri[len(base) + 3 :] for iri in written]
-            done += len(written)
-            if progress:
-                progress(done, len(files))
+            answers = pool.map(_map_chunk, [(base, chunk, context) for chunk in chunks])
+        with _collector_paused():
+            pending: list[bytes] = []
+            for data, written, found, (facts, sides) in answers:
+                problems += found
+                if not problems:
+                    pending.append(data)
+                    if sum(map(len, pending)) > LOAD_BYTES:
+                        store.bulk_load(input=b"".join(pending), format=RdfFormat.N_QUADS)
+                        pending = []
+                    mapped.append(facts)
+                    vendor += sides[0]
+                    audited += sides[1]
+                entries.update(written)
+                result.added += [iri[len(base) + 3 :] for iri in written]
+                done += len(written)
+                if progress:
+                    progress(done, len(files))
+            if pending and not problems:
+                store.bulk_load(input=b"".join(pending), format=RdfFormat.N_QUADS)
     if problems:
         store.clear()
         raise InputError(problems)
+    graph = caveats_graph(base)
+    stating = {pair for facts in mapped for pair in facts.stating}
+    tiered = Tiered(frozenset(m for m, _ in stating), frozenset(m for m, by in stating if by))
+    store.bulk_extend([q for facts in mapped for q in facts.not_stated(tiered, graph)])
+    store.bulk_extend(Quad(NamedNode(v), AUDITED_BY, NamedNode(a), graph) for v, a in sorted(links(vendor, audited)))
 
 
-def _map_chunk(job: tuple[str, list[tuple[str, Path]]]) -> tuple[bytes, dict[str, str], list[InputProblem]]:
-    """Worker: (base, [(kind, path)…]) -> (N-Quads of the records and their manifest entries,
-    the entries by graph IRI, input problems)."""
-    base, chunk = job
+def _entities(files: list[tuple[str, Path]], base: str) -> Inputs:
+    """What the claims' facts read of the chips and systems among ``files`` (a record that cannot be read
+    is left to the worker that maps it, which reports it)."""
+    context = Inputs()
+    for kind, path in files:
+        if kind in ("accelerators", "systems"):
+            try:
+                context.add(record_quads(read_record(path, kind), base))
+            except (InputError, *_MAPPING_ERRORS):
+                continue
+    return context
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """While a cold build takes in what its workers read: Python's cycle collector paused (the millions of
+    small objects of every claim's facts' inputs, none of them in a cycle, were walked again and again
+    by it: …)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _map_chunk(
+    job: tuple[str, list[tuple[str, Path]], Inputs],
+) -> tuple[bytes, dict[str, str], list[InputProblem], tuple[Mapped, tuple[list[Result], list[Result]]]]:
+    """Worker: (base, [(kind, path)…], the chips and systems) -> (N-Quads of the records, their manifest
+    entries and their claims' comparison facts, the entries by graph IRI, input problems, and what the
+    "not stated" tiers and the audited links need of the claims: :class:`~benchkg.graph.facts.Mapped`
+    without its quads, and the vendor claims and audited results as the matching rule reads them)."""
+    base, chunk, context = job
     quads, entries, problems = [], {}, []
+    read = Inputs(parent=context)
     manifest = manifest_graph(base)
     for kind, path in chunk:
         try:
@@ -458,13 +546,22 @@ def _map_chunk(job: tuple[str, list[tuple[str, Path]]]) -> tuple[bytes, dict[str
         graph = NamedNode(f"{base}id/{kind}/{record.id}")
         entry = Entry(record.stat, record.digest).text()
         try:
-            quads += record_quads(record, base)
+            mapped = record_quads(record, base)
         except _MAPPING_ERRORS as e:
             problems.append(_unmappable(record.path, e))
             continue
+        if kind == "benchmarks":
+            read.add(mapped)
+        quads += mapped
         quads.append(Quad(graph, STAT, Literal(entry), manifest))
         entries[graph.value] = entry
-    return (serialize(quads, format=RdfFormat.N_QUADS) or b"") if not problems else b"", entries, problems
+    facts = mapped_facts(read, caveats_graph(base), base)
+    sides = side_results(read, facts.ran_on)
+    quads += facts.quads
+    facts.quads = []  # (in the N-Quads)
+    if problems:
+        return b"", entries, problems, (facts, ([], []))
+    return serialize(quads, format=RdfFormat.N_QUADS) or b"", entries, problems, (facts, sides)
 
 
 def content_graphs(store: Store, base: str = DEFAULT_BASE) -> list[NamedNode]:
