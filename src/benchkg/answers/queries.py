@@ -219,7 +219,7 @@ def bound_text(
     terms = _terms(query, values, base)  # every value checked before the store is asked anything
     for name, value in settle(query, values, base, select).items():
         terms[name] = term_for(query.params[name], value, base)
-    text = query.text
+    text = query.text_for(values)
     if query.slices:
         text = apply_slices(
             text, {name: terms[name] for name in query.slices}, _accelerators(query, terms, select), named(values)

@@ -131,7 +131,7 @@ def side_results(inputs: Any, ran_on: dict[str, Any]) -> tuple[list[Result], lis
     return sides
 
 
-def _keys_of(store: Store, claims: list[str]) -> list[tuple[str, str, str]]:
+def keys_of(store: Store, claims: list[str]) -> list[tuple[str, str, str]]:
     """The (suite, model, scenario) of ``claims`` as the store has them now (N-Triples): a link joins
     only results of one key, so the results of these keys are all a change can link or unlink."""
     query = (
@@ -182,7 +182,7 @@ def audited_quads(store: Store, graph: NamedNode, claims: list[str] | None = Non
 
     models = ""
     if claims is not None:
-        keys = _keys_of(store, claims)
+        keys = keys_of(store, claims)
         if not keys:  # (claims removed, or none given: no link from or to them is left to make)
             return []
         models = "VALUES (?suite ?model ?scenario) { " + " ".join(f"({' '.join(k)})" for k in keys) + " }"

@@ -27,6 +27,7 @@ from benchkg.graph.facts import (
 )
 from benchkg.graph.manifest import CAVEATS_DONE, manifest_graph
 from benchkg.graph.opening import construct, rows, select
+from benchkg.graph.partners import PARTNER, derive_partners
 from benchkg.graph.superlatives import remove_superlatives, superlative_quads
 from benchkg.kernel.vocab import BK, expand, sparql_prefixes
 from benchkg.records.layout import shape_files
@@ -108,6 +109,8 @@ def derive_caveats(
         facts += links
     if claims is not None:  # a vendor claim that now restates an audited result, or no longer: its caveats too
         claims = sorted(set(claims) | relinked)
+    # the audited result vendor-vs-audited sets each vendor claim beside by default (it reads the links)
+    facts += derive_partners(store, graph, claims if claims_only else None)
     facts += _verdicts(store, graph)
     prefixes = sparql_prefixes()
     only = "VALUES ?claim { " + " ".join(f"<{c}>" for c in claims) + " } " if claims is not None else ""
@@ -285,7 +288,7 @@ def _remove_redone(
     caveat = NamedNode(BK + "caveat")
     for claim in claims:  # (not its comparison facts: _facts redid those, for the claims of their models)
         for old in list(store.quads_for_pattern(NamedNode(claim), None, None, graph)):
-            if old.predicate not in FACT_PREDICATES:
+            if old.predicate not in FACT_PREDICATES and old.predicate != PARTNER:
                 store.remove(old)
     for gotcha in finding_gotchas:
         for old in list(store.quads_for_pattern(None, caveat, gotcha, graph)):
