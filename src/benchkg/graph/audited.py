@@ -11,13 +11,16 @@ vendor's own measurement.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from pyoxigraph import NamedNode, Quad, Store
 
 from benchkg.graph.opening import bound_terms, rows, select
 from benchkg.kernel.matching import Interval, Result, restates
 from benchkg.kernel.vocab import BK, sparql_prefixes
+
+if TYPE_CHECKING:
+    from benchkg.graph.facts import Inputs
 
 AUDITED_BY = NamedNode(BK + "auditedBy")
 
@@ -100,7 +103,7 @@ def links(vendor: Iterable[Result], audited: Iterable[Result]) -> set[tuple[str,
     }
 
 
-def side_results(inputs: Any, ran_on: dict[str, Any]) -> tuple[list[Result], list[Result]]:
+def side_results(inputs: Inputs, ran_on: dict[str, Any]) -> tuple[list[Result], list[Result]]:
     """The vendor claims and the audited results among the claims ``inputs`` holds
     (:class:`benchkg.graph.facts.Inputs`: a cold build's, read from its records, not queried back out of the
     store: 25 s of a cold build at 100,000 claims), each read as :data:`SIDE` reads it; ``ran_on`` the chip

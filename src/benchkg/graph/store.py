@@ -61,8 +61,8 @@ MAPPING_VERSION = f"{__version__}+{code_fingerprint('benchkg.graph.store')}"
 #: an empty store is filled by worker processes from this many files on, CHUNK files per task
 PARALLEL_FROM = 2000
 CHUNK = 1000
-#: the N-Quads a cold build loads at a time (Oxigraph's bulk load costs much the same per call whatever it is
-#: given: …)
+#: the N-Quads a cold build loads at a time (a load per chunk of 1,000 records cost more than a few large ones:
+#: at 30,000 claims, 32 loads took 19.2 s and 2 loads 13.7 s, under a profiler)
 LOAD_BYTES = 256 * 1024 * 1024
 
 
@@ -514,9 +514,8 @@ def _entities(files: list[tuple[str, Path]], base: str) -> Inputs:
 
 @contextmanager
 def _collector_paused() -> Iterator[None]:
-    """While a cold build takes in what its workers read: Python's cycle collector paused (the millions of
-    small objects of every claim's facts' inputs, none of them in a cycle, were walked again and again
-    by it: …)."""
+    """While a cold build takes in what its workers send: Python's cycle collector paused (what they send
+    is many small objects, none of them in a cycle, which each pass of the collector would walk again)."""
     was = gc.isenabled()
     gc.disable()
     try:
