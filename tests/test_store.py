@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from pyoxigraph import NamedNode
 
+from benchkg.graph.audited import AUDITED_BY
 from benchkg.graph.derived import partners
 from benchkg.graph.manifest import snapshot_path
 from benchkg.graph.opening import store_dir_for
@@ -141,10 +142,15 @@ def test_audited_links_redone_for_changed_claims_alone_equal_a_full_derivation(d
         incremental = build_graph(data_copy)
         assert incremental.touched
         now = caveat_links(incremental.store)
+        linked = {
+            (str(q.subject.value), str(q.object.value))
+            for q in incremental.store.quads_for_pattern(None, AUDITED_BY, None)
+        }
         del incremental
         gc.collect()
         assert now == caveat_links(build_graph(data_copy, persist=False).store), step
-        assert ((vendor, audited) in now) == (step == "back"), step
+        # (its audited partner, bk:auditedPartner, may still be the twin: the best audited result of its key)
+        assert ((vendor, audited) in linked) == (step == "back"), step
 
 
 @pytest.mark.slow
@@ -401,7 +407,6 @@ def test_facts_read_from_the_records_as_mapped_equal_those_read_back_from_the_st
     (graph.facts.Inputs; issue 65), an incremental one reads it back out of the store (the facts through
     the same rows, the audited links through SPARQL): on data/ and a vendor claim rounding an audited
     result ("911K"), the two give the same derived graph, quad for quad."""
-    from benchkg.graph.audited import AUDITED_BY
     from benchkg.graph.derived import caveats_graph, derive_caveats
     from benchkg.graph.facts import PER_ACCELERATOR_VALUE, TIER
 

@@ -189,6 +189,9 @@ def parse_query_text(text: str, path: Path) -> SavedQuery:
     """A query's text and ``#+`` header as :func:`parse_query_file` reads them (``path`` names it:
     the algebra's queries are read from the text they were written as).
 
+    Long because it is one branch per header key, each a line or two, in one place: split, the keys of
+    one header would be read in several.
+
     :raises QueryError: for a header line that cannot be read.
     """
     check_depth(text, str(path))

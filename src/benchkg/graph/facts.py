@@ -34,6 +34,10 @@ saved query, shape and verb reads one meaning of each (docs/architecture.md, "on
   tensorrt); none for a placeholder ("N/A", "TODO").
 
 The superlative verdicts are derived beside them (:mod:`benchkg.graph.superlatives`).
+
+Long because each fact's rule and the one reader of what the rules read (:class:`Inputs`: a claim's
+record, its chips' and its system's, from the records as mapped or from the store) belong in one place:
+apart, the rules and the rows they read would drift.
 """
 
 from __future__ import annotations

@@ -10,6 +10,10 @@ entry is gone, so an entry always describes the graph beside it; a graph without
 rewritten or dropped. A *building* mark is written before the first change and removed after the
 last: a build that finds it knows the one before was cut off, trusts no snapshot and no "only the
 mtime changed", sweeps graphs no entry accounts for and derives every caveat again.
+
+Long because it is the build's steps in the order they must happen, the cold build's workers with them
+(what a worker maps and derives, and what the build does with it once every chunk is in, are read
+together).
 """
 
 from __future__ import annotations
