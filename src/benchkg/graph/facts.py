@@ -140,11 +140,6 @@ class Inputs:
                 self.found.append(subject)
                 self.known.setdefault(subject, {})
 
-    def update(self, other: Inputs) -> None:
-        """Take what ``other`` holds (a worker's part of a cold build)."""
-        self.known.update(other.known)
-        self.found += other.found
-
     @property
     def claims(self) -> list[str]:
         """The claims among the quads added, in the order of their IRIs."""
@@ -229,9 +224,23 @@ class Tiered:
     any: frozenset[str]
     audited: frozenset[str]
 
+    @classmethod
+    def stating(cls, pairs: Iterable[tuple[str, bool]]) -> Tiered:
+        """The models of ``(model, audited)`` pairs, one per claim that states a tier.
+
+        >>> Tiered.stating([("m", True), ("n", False)]).audited
+        frozenset({'m'})
+        """
+        found = list(pairs)
+        return cls(frozenset(m for m, _ in found), frozenset(m for m, audited in found if audited))
+
     def of(self, audited: bool) -> frozenset[str]:
         """The models a claim that states no tier is "not stated" for: an audited result's, or another's."""
         return self.audited if audited else self.any
+
+
+#: no model tiered (a cold build's worker: which are is known once every chunk is in)
+NO_TIERS = Tiered(frozenset(), frozenset())
 
 
 def tiered_models(store: Store, models: list[str] | None = None) -> Tiered:
@@ -248,7 +257,7 @@ def tiered_models(store: Store, models: list[str] | None = None) -> Tiered:
             use_default_graph_as_union=True,
         )
     ]
-    return Tiered(frozenset(m for m, _ in found), frozenset(m for m, audited in found if audited))
+    return Tiered.stating(found)
 
 
 def models_of(store: Store, claims: list[str]) -> frozenset[str]:
@@ -326,15 +335,12 @@ def facts_of(
     read = [(claim, inputs.row(claim)) for claim in claims]
     if store is not None:
         models = sorted({str(row["model"]) for _, row in read if isinstance(row.get("model"), NamedNode)})
-        tiered = tiered_models(store, models) if models else Tiered(frozenset(), frozenset())
+        tiered = tiered_models(store, models) if models else NO_TIERS
     else:
         stating = [(row["model"].value, is_audited(row)) for _, row in read if "tier" in row and "model" in row]
-        tiered = Tiered(frozenset(m for m, _ in stating), frozenset(m for m, audited in stating if audited))
+        tiered = Tiered.stating(stating)
     for claim, row in read:
         yield from _claim_facts(NamedNode(claim), row, graph, base, tiered)
-
-
-NO_TIERS = Tiered(frozenset(), frozenset())
 
 
 @dataclass

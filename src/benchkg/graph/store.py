@@ -498,7 +498,7 @@ def _cold_load(
         raise InputError(problems)
     graph = caveats_graph(base)
     stating = {pair for facts in mapped for pair in facts.stating}
-    tiered = Tiered(frozenset(m for m, _ in stating), frozenset(m for m, by in stating if by))
+    tiered = Tiered.stating(stating)
     store.bulk_extend([q for facts in mapped for q in facts.not_stated(tiered, graph)])
     store.bulk_extend(Quad(NamedNode(v), AUDITED_BY, NamedNode(a), graph) for v, a in sorted(links(vendor, audited)))
 
