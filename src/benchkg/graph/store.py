@@ -65,9 +65,10 @@ MAPPING_VERSION = f"{__version__}+{code_fingerprint('benchkg.graph.store')}"
 #: an empty store is filled by worker processes from this many files on, CHUNK files per task
 PARALLEL_FROM = 2000
 CHUNK = 1000
-#: the N-Quads a cold build loads at a time (a load per chunk of 1,000 records cost more than a few large ones:
-#: at 30,000 claims, 32 loads took 19.2 s and 2 loads 13.7 s, under a profiler)
-LOAD_BYTES = 256 * 1024 * 1024
+#: the N-Quads a cold build loads at a time. Oxigraph's bulk load holds several times what it is given: at
+#: 30,000 claims, loads of 256 MiB peaked at 1,844 MiB and took 32.0 s; of 8 MiB, 322 MiB and 25.8 s (2 MiB
+#: no better: 313 MiB, 25.8 s). The figure under a profiler that had favoured large loads did not hold.
+LOAD_BYTES = 8 * 1024 * 1024
 
 
 @dataclass
