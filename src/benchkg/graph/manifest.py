@@ -76,9 +76,10 @@ def _text(term: object) -> str:
     return str(getattr(term, "value", ""))
 
 
-def stat_now(path: str | os.PathLike[str]) -> str:
-    """The :func:`~benchkg.records.reader.stat_key` of the file at ``path`` now."""
-    return stat_key(os.stat(path))
+def stat_now(path: str | os.PathLike[str], now_ns: int | None = None) -> str:
+    """The :func:`~benchkg.records.reader.stat_key` of the file at ``path`` now (``now_ns``: the clock,
+    read once by a caller that stats many files)."""
+    return stat_key(os.stat(path), now_ns)
 
 
 def is_complete(store: Store, base: str = DEFAULT_BASE) -> bool:
@@ -96,9 +97,9 @@ def is_complete(store: Store, base: str = DEFAULT_BASE) -> bool:
     return has(STATE) and not has(BUILDING)
 
 
-def stat_or_empty(path: str | os.PathLike[str]) -> str:
+def stat_or_empty(path: str | os.PathLike[str], now_ns: int | None = None) -> str:
     try:
-        return stat_now(path)
+        return stat_now(path, now_ns)
     except OSError:
         return ""
 
