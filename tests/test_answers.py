@@ -162,7 +162,7 @@ def test_an_empty_answer_costs_one_more_query_for_its_defaults_and_more_only_for
     def run_on(rows_when):
         runs = []
 
-        def run(params, limit=None, **_):
+        def run(params, limit=None):
             runs.append(dict(params))
             return Found(rows_when(params))
 

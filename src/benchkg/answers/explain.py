@@ -168,7 +168,7 @@ def why_empty(saved, params: dict, run: Callable, given: set[str] | None = None)
 
     def lifted(names: list[str]) -> Any:
         try:
-            return run({**params, **{name: ANY for name in names}}, limit=1, ordered=False)
+            return run({**params, **{name: ANY for name in names}}, limit=1)
         except Exception:  # noqa: BLE001 - a parameter that cannot be lifted (it names what the query is about)
             return None
 

@@ -301,12 +301,10 @@ def run_query(
     queries_dir: Path | tuple[Path, ...] = QUERIES_DIR,
     limit: int | None = None,
     offset: int = 0,
-    ordered: bool = True,
 ) -> Results:
     """Run a saved query (or a ``.rq`` file) with typed parameters where ``source`` runs queries (a
     :class:`~benchkg.graph.backend.Backend`, or a pyoxigraph store): bound the same way everywhere,
-    so the embedded store and an endpoint give the same answer. ``ordered=False``: the rows in any order
-    (for a note that only counts them, :func:`unordered`).
+    so the embedded store and an endpoint give the same answer.
 
     >>> from benchkg.graph.store import build_graph
     >>> from benchkg.kernel.resources import ROOT
@@ -323,8 +321,6 @@ def run_query(
     backend = backend_of(source)
     query = name_or_file if isinstance(name_or_file, SavedQuery) else find_query(name_or_file, queries_dir)
     text = bound_text(query, params or {}, base, backend.select)
-    if not ordered and not query.then:  # (a step may keep the first row of several: it reads them in order)
-        text = unordered(text)
     windowed = limit is not None or offset
     run = backend.results
     if not backend.remote:
@@ -335,27 +331,6 @@ def run_query(
             return tidy(run(text, query.name, limit=limit, offset=offset, claims=query.claims), query)
     results = finish(tidy(run(text, query.name), query), query, params or {})
     return window(results, limit, offset, claims=query.claims) if windowed else results
-
-
-#: the ORDER BY that ends a query (nothing after it is in braces: not a sub-select's)
-_FINAL_ORDER = re.compile(r"\bORDER\s+BY\b[^{}]*\Z", re.IGNORECASE)
-
-
-def unordered(text: str) -> str:
-    """``text`` without the ORDER BY that ends it: a note that only counts the first rows of an answer lets
-    the engine stop at them, where an order made it find every row first (at 100,000 claims, "what empties
-    it" of gotchas-for: 4.9 s -> 0.01 s). Kept when a LIMIT or OFFSET follows it (which rows they keep
-    depends on the order).
-
-    >>> unordered("SELECT ?a WHERE { { SELECT ?a WHERE { ?a ?b ?c } ORDER BY ?a } } ORDER BY DESC(?a) ?b ")
-    'SELECT ?a WHERE { { SELECT ?a WHERE { ?a ?b ?c } ORDER BY ?a } } '
-    >>> unordered("SELECT ?a WHERE { ?a ?b ?c } ORDER BY ?a LIMIT 5")
-    'SELECT ?a WHERE { ?a ?b ?c } ORDER BY ?a LIMIT 5'
-    """
-    found = _FINAL_ORDER.search(text)
-    if found is None or re.search(r"\b(LIMIT|OFFSET)\b", found.group(0), re.IGNORECASE):
-        return text
-    return text[: found.start()]
 
 
 def _limited(results: Callable[..., Results], query: SavedQuery, *args: Any, **kwargs: Any) -> Results:
