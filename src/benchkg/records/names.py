@@ -75,19 +75,6 @@ class Names:
                 if name not in self.names[(kind, record_id)]:
                     self.names[(kind, record_id)].append(name)
 
-    def add_ids(self, kind: str, record_ids: Iterable[str]) -> None:
-        """Records known by their ids alone, as :meth:`add` adds them (one call for a folder of them).
-
-        >>> n = Names(); n.add_ids("benchmarks", ["a-1", "b-2"]); n.resolve("benchmarks", "A 1"), n.ids("benchmarks")
-        (['a-1'], ['a-1', 'b-2'])
-        """
-        self._patterns.pop(kind, None)
-        by_key = self.by_key.setdefault(kind, {})
-        for record_id in record_ids:
-            if name_key := key(record_id):
-                by_key.setdefault(name_key, set()).add(record_id)
-                self.names.setdefault((kind, record_id), [record_id])
-
     def ids(self, kind: str) -> list[str]:
         return sorted(rid for k, rid in self.names if k == kind)
 
@@ -177,9 +164,9 @@ def names_of(folders: Iterable[Path], kinds: Iterable[str] = NAMED_KINDS) -> Nam
                 continue
             if kind in ("benchmarks", "systems"):  # ids only: thousands of long titles would slow every lookup
                 # (the names as listed, not Paths: sorting 100,000 Paths took 3.4 s of 5)
-                out.add_ids(
-                    kind, (name[: -len(".json")] for name in sorted(os.listdir(directory)) if name.endswith(".json"))
-                )
+                for name in sorted(os.listdir(directory)):
+                    if name.endswith(".json"):
+                        out.add(kind, name[: -len(".json")])
                 continue
             for path in sorted(directory.glob("*.json")):
                 try:
