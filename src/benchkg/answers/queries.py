@@ -13,7 +13,6 @@ from __future__ import annotations
 import difflib
 import re
 from decimal import Decimal, InvalidOperation
-from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -33,7 +32,6 @@ from benchkg.answers.slices import accelerator_family
 from benchkg.answers.slices import apply as apply_slices
 from benchkg.graph.backend import backend_of
 from benchkg.kernel.errors import UsageError
-from benchkg.kernel.limits import within
 from benchkg.kernel.resources import QUERIES_DIR
 from benchkg.kernel.rows import Results, window
 from benchkg.kernel.sparqltext import one_line_term
@@ -326,17 +324,12 @@ def run_query(
     if not backend.remote:
         check_ids(backend, query, params or {}, base)
         if not query.builtin and query.path.is_file():  # a repository's own file (not the algebra's): limited
-            run = partial(_limited, backend.results, query)
+            where = f"query {query.name} ({query.path.parent.name}/{query.path.name})"
+            run = backend.limited(time_limit_of(query.path.parent), where).results
         if not query.then:  # the store streams the window; a step reads every row, so it is cut after
             return tidy(run(text, query.name, limit=limit, offset=offset, claims=query.claims), query)
     results = finish(tidy(run(text, query.name), query), query, params or {})
     return window(results, limit, offset, claims=query.claims) if windowed else results
-
-
-def _limited(results: Callable[..., Results], query: SavedQuery, *args: Any, **kwargs: Any) -> Results:
-    """``results(*args, **kwargs)`` in a worker killed at the time limit of ``query``'s repository."""
-    where = f"query {query.name} ({query.path.parent.name}/{query.path.name})"
-    return within(time_limit_of(query.path.parent), where, partial(results, *args, **kwargs))
 
 
 def one_per_claim(results: Results, column: str) -> Results:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 from pyoxigraph import QuerySolutions, Store
@@ -23,6 +24,7 @@ from benchkg.graph.opening import bound_terms
 from benchkg.graph.remote import run_remote_sparql, safe_url
 from benchkg.kernel import transport
 from benchkg.kernel.errors import QueryError
+from benchkg.kernel.limits import within_store
 from benchkg.kernel.rows import Results
 from benchkg.kernel.sparqltext import names_its_dataset, parse_error
 
@@ -85,15 +87,33 @@ class Backend:
         """Rows of ``{variable: value text}``."""
         return [{k: v.value for k, v in row.items()} for row in self.results(text).rows]
 
+    def limited(self, seconds: float, what: str) -> Backend:
+        """This backend, its queries stopped after ``seconds`` (named ``what`` in the error) where it
+        can stop them; an endpoint's own timeouts stand instead."""
+        return self
+
 
 class Embedded(Backend):
     """The embedded pyoxigraph store (see :func:`run_sparql`)."""
 
-    def __init__(self, store: Store):
-        self.store = store
+    def __init__(self, store: Store, time_limit: tuple[float, str] | None = None):
+        self.store, self.time_limit = store, time_limit
 
     def _run(self, text: str, name: str, *, limit: int | None, offset: int, claims: tuple[str, ...]) -> Results:
-        return run_sparql(self.store, text, name, limit=limit, offset=offset, claims=claims)
+        if self.time_limit is None:
+            return run_sparql(self.store, text, name, limit=limit, offset=offset, claims=claims)
+        seconds, what = self.time_limit
+        window = partial(run_sparql, limit=limit, offset=offset, claims=claims)
+        return within_store(seconds, what, self.store, window, text, name)
+
+    def limited(self, seconds: float, what: str) -> Backend:
+        """The store's queries in a worker process killed after ``seconds`` (:mod:`benchkg.kernel.limits`).
+
+        >>> from pyoxigraph import Store
+        >>> Embedded(Store()).limited(5, "query mine (queries/mine.rq)").select("SELECT ?n WHERE { VALUES ?n { 7 } }")
+        [{'n': '7'}]
+        """
+        return Embedded(self.store, (seconds, what))
 
     def ask(self, text: str) -> bool:
         """An ASK over the union of the graphs."""

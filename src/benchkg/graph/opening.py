@@ -20,6 +20,7 @@ from pyoxigraph import QuerySolutions, QueryTriples, Store
 
 from benchkg.graph.manifest import is_complete, snapshot_path
 from benchkg.kernel.errors import StoreError, UsageError, cannot_write
+from benchkg.kernel.limits import OPEN_STORES
 from benchkg.kernel.vocab import DEFAULT_BASE
 from benchkg.records.layout import Layout, layout_for
 
@@ -138,9 +139,8 @@ class Workspace:
         return self.state_dir / VALIDATION_CACHE
 
 
-#: the on-disk stores this process has open, by folder: RocksDB lets a process open a folder once,
-#: so a second build, query or ``benchkg.open`` of the same data in one process shares the store
-_OPEN: dict[str, Store] = {}
+#: the on-disk stores this process has open, by folder (see :data:`benchkg.kernel.limits.OPEN_STORES`)
+_OPEN = OPEN_STORES
 
 
 #: the lock each open store holds (``.benchkg/lock``), as a raw descriptor: Python's shutdown

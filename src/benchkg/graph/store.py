@@ -22,7 +22,6 @@ import gc
 import hashlib
 import multiprocessing
 import os
-import sys
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -51,7 +50,7 @@ from benchkg.graph.manifest import (
 from benchkg.graph.mapping import record_quads
 from benchkg.graph.opening import Workspace, open_store, remove_tree
 from benchkg.kernel.errors import InputError, InputProblem
-from benchkg.kernel.lifeline import die_with_parent
+from benchkg.kernel.lifeline import die_with_parent, main_not_rerun
 from benchkg.kernel.matching import Result
 from benchkg.kernel.resources import ONTOLOGY_FILE
 from benchkg.kernel.terminal import Progress
@@ -423,24 +422,6 @@ def _begin_changes(store: Store, manifest: NamedNode, readers_copy: Path | None)
     store.add(Quad(manifest, BUILDING, Literal("1"), manifest))
 
 
-@contextmanager
-def _main_not_rerun() -> Iterator[None]:
-    """While workers start: a spawned worker runs the parent's ``__main__`` again (as ``__mp_main__``)
-    unless it cannot find it. The workers need nothing of it, and a user's script without an
-    ``if __name__ == "__main__"`` guard would build again in each worker, each waiting for the lock
-    the first holds, for ever. So they are not told where it is."""
-    main = sys.modules.get("__main__")
-    saved = {name: main.__dict__[name] for name in ("__file__", "__spec__") if main and name in main.__dict__}
-    try:
-        if main is not None:
-            main.__dict__.pop("__file__", None)
-            main.__spec__ = None
-        yield
-    finally:
-        if main is not None:
-            main.__dict__.update(saved)  # type: ignore[arg-type]
-
-
 def _cold_load(
     store: Store,
     files: list[tuple[str, Path]],
@@ -470,7 +451,7 @@ def _cold_load(
         initializer=die_with_parent,
         initargs=(os.getpid(),),
     ) as pool:  # a killed build leaves no worker
-        with _main_not_rerun():  # map submits every chunk now: every worker starts inside
+        with main_not_rerun():  # map submits every chunk now: every worker starts inside
             answers = pool.map(_map_chunk, [(base, chunk, context) for chunk in chunks])
         with _collector_paused():
             for data, written, found, (facts, sides) in answers:

@@ -25,7 +25,7 @@ from rdflib import RDF, BNode, URIRef
 from rdflib.collection import Collection
 
 from benchkg.kernel.errors import QueryError
-from benchkg.kernel.limits import within
+from benchkg.kernel.limits import within_store
 from benchkg.rules.shapes import SEVERITIES, RawResult, own_shapes
 
 SH = "http://www.w3.org/ns/shacl#"
@@ -313,8 +313,8 @@ def run_fast(
             out += results
             if progress:
                 progress(n, len(checks))
-    # a data repository's own shapes, one at a time once no thread runs (each in a worker forked from
-    # this process, killed at its time limit: benchkg.kernel.limits)
+    # a data repository's own shapes, one at a time once no thread runs (each in a worker process,
+    # killed at its time limit: benchkg.kernel.limits)
     for n, check in enumerate(theirs, len(checks) - len(theirs) + 1):
         out += _run_check(store, check, values, own[check.shape].seconds, own[check.shape].file)
         if progress:
@@ -352,7 +352,7 @@ def _run_check(store, check: Check, values: str, seconds: float | None = None, w
     try:
         if seconds is None:
             return _results(store, check, values)
-        return within(seconds, f"shape {check.shape} ({where})", _results, store, check, values)
+        return within_store(seconds, f"shape {check.shape} ({where})", store, _results, check, values)
     finally:
         timings = _TIMINGS
         if timings is not None:
