@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import shutil
 import threading
@@ -15,7 +16,8 @@ from pyoxigraph import RdfFormat
 from benchkg.api import open as open_kg
 from benchkg.graph.backend import run_sparql
 from benchkg.graph.opening import open_store
-from benchkg.kernel.errors import TimeLimitError
+from benchkg.kernel import limits
+from benchkg.kernel.errors import StoreError, TimeLimitError
 from benchkg.kernel.limits import within_store
 from benchkg.kernel.resources import REFERENCE_DIR
 from benchkg.records.scaffold import init_repo
@@ -215,6 +217,20 @@ def test_a_limited_query_never_waits_on_the_stores_own_threads(tmp_path):
         writer.join()
     assert stuck == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["lock", "store"]  # (open_store's lock)
+
+
+def test_a_store_that_cannot_be_copied_for_a_limited_query_is_said(tmp_path, monkeypatch):
+    """The copy a limited query runs on cannot be made (here its name is taken; a full disk alike):
+    a StoreError (exit 2) naming the query and the folder, and nothing of the copy left."""
+    store = open_store(tmp_path / "store")
+    taken = tmp_path / f"store.limited-{os.getpid()}-7"
+    taken.mkdir()
+    monkeypatch.setattr(limits, "_COPIES", iter([7]))
+    with pytest.raises(StoreError) as raised:
+        within_store(5, "query mine (queries/mine.rq)", store, run_sparql, "SELECT * WHERE { ?s ?p ?o }")
+    assert str(raised.value).startswith("query mine (queries/mine.rq): cannot copy the store for the worker")
+    assert f"free some space beside {tmp_path / 'store'}" in str(raised.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lock", "store"]
 
 
 @pytest.mark.parametrize("value", ["-1", "0", "'a minute'", "true"])

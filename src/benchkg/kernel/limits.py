@@ -37,7 +37,7 @@ from typing import Any, TypeVar
 from pyoxigraph import Store
 
 from benchkg.kernel.atomic import remove_stale_temporaries
-from benchkg.kernel.errors import TimeLimitError, UsageError
+from benchkg.kernel.errors import StoreError, TimeLimitError, UsageError
 from benchkg.kernel.lifeline import die_with_parent, main_not_rerun
 
 DEFAULT_SECONDS = 60.0
@@ -80,13 +80,22 @@ def within_store(limit: float, what: str, store: Store, function: Callable[..., 
 
     >>> within_store(5, "query", Store(), lambda store: len(store))
     0
+
+    :raises StoreError: when the copy cannot be made (a full disk), naming ``what``.
     """
     folder = next((Path(f) for f, open_one in OPEN_STORES.items() if open_one is store), None)
     if folder is None:
         return within(limit, what, function, store, *args)
     remove_stale_temporaries(folder.parent, f"{folder.name}.limited-")  # a killed run's copies
     copy = folder.with_name(f"{folder.name}.limited-{os.getpid()}-{next(_COPIES)}")
-    store.backup(str(copy))
+    try:
+        store.backup(str(copy))
+    except (OSError, RuntimeError) as e:  # (RocksDB's errors come as either)
+        shutil.rmtree(copy, ignore_errors=True)
+        raise StoreError(
+            f"{what}: cannot copy the store for the worker process that runs it ({e}); "
+            f"free some space beside {folder} and run it again"
+        ) from e
     try:
         return within(limit, what, partial(_on_copy, str(copy), function), *args, start="spawn")
     finally:
