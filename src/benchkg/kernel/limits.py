@@ -122,17 +122,14 @@ def within(limit: float, what: str, function: Callable[..., _T], *args: Any, sta
         worker.start()
     sender.close()
     try:
-        while not receiver.poll(0.05):  # ready: imported and unpickled what it runs
-            if not worker.is_alive():
-                raise RuntimeError(f"{what}: its worker process ended before it began (exit code {worker.exitcode})")
-        receiver.recv()
+        _receive(receiver, worker, what)  # ready: it has imported and unpickled what it runs
         if not receiver.poll(limit):
             raise TimeLimitError(
                 f"{what} did not end within {limit:g} s, the limit on a data repository's own shapes and "
                 "queries: make it cheaper, or allow longer with time_limit = SECONDS in benchkg.toml "
                 f"(or {ENVIRONMENT}=SECONDS)"
             )
-        done, value = receiver.recv()
+        done, value = _receive(receiver, worker, what)
     finally:
         if worker.is_alive():
             worker.kill()
@@ -141,6 +138,23 @@ def within(limit: float, what: str, function: Callable[..., _T], *args: Any, sta
     if not done:
         raise value
     return value  # type: ignore[no-any-return]
+
+
+def _receive(receiver: Any, worker: Any, what: str) -> Any:
+    """The worker's next message; an error naming ``what`` if it ended without sending one (killed by
+    the system for its memory, say).
+
+    >>> within(5, "query gone", os._exit, 3)
+    Traceback (most recent call last):
+    RuntimeError: query gone: its worker process ended without answering (exit code 3)
+    """
+    try:
+        return receiver.recv()
+    except EOFError:
+        worker.join()
+        raise RuntimeError(
+            f"{what}: its worker process ended without answering (exit code {worker.exitcode})"
+        ) from None
 
 
 def _work(sender: Any, what: str, parent: int, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
