@@ -15,5 +15,5 @@ def _let_go_of_stores():
     if os.environ.get("PYTEST_XDIST_WORKER"):
         from benchkg.graph import opening
 
-        if opening._OPEN:  # most tests leave none open: no garbage collection for them
+        if opening.OPEN_STORES:  # most tests leave none open: no garbage collection for them
             opening.let_go()

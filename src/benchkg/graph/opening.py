@@ -139,10 +139,6 @@ class Workspace:
         return self.state_dir / VALIDATION_CACHE
 
 
-#: the on-disk stores this process has open, by folder (see :data:`benchkg.kernel.limits.OPEN_STORES`)
-_OPEN = OPEN_STORES
-
-
 #: the lock each open store holds (``.benchkg/lock``), as a raw descriptor: Python's shutdown
 #: closes file objects in no set order, and a lock let go before the store closes lets the next
 #: process in while RocksDB still holds the folder; a descriptor goes only with the process
@@ -245,7 +241,7 @@ def _take_lock(path: Path, turn: _Turn) -> int:
 
 
 def _release(key: str) -> None:
-    _OPEN.pop(key, None)  # the store closes here, when nothing else holds it …
+    OPEN_STORES.pop(key, None)  # the store closes here, when nothing else holds it …
     fd = _LOCKS.pop(key, None)
     if fd is not None:
         os.close(fd)  # … and only then goes the lock
@@ -294,7 +290,7 @@ def store_guard(path: Path | None) -> threading.RLock:
 def _release_unheld() -> None:
     """Let go of the stores nothing but the table holds (the table and getrefcount's argument are
     2), and of those whose folder is gone."""
-    for old in [k for k in _OPEN if sys.getrefcount(_OPEN[k]) <= 2 or not Path(k, "CURRENT").exists()]:
+    for old in [k for k in OPEN_STORES if sys.getrefcount(OPEN_STORES[k]) <= 2 or not Path(k, "CURRENT").exists()]:
         _release(old)
 
 
@@ -310,8 +306,8 @@ def open_store(path: Path | None) -> Store:
 def _open_on_disk(path: Path) -> Store:
     key = str(Path(path).absolute())
     _release_unheld()
-    if key in _OPEN:
-        return _OPEN[key]
+    if key in OPEN_STORES:
+        return OPEN_STORES[key]
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -330,7 +326,7 @@ def _open_on_disk(path: Path) -> Store:
         raise StoreError(
             f"cannot open the store at {path}: {e}; it is damaged: delete {path} and run `benchkg build`"
         ) from e
-    _OPEN[key] = store
+    OPEN_STORES[key] = store
     _LOCKS[key] = fd
     return store
 
